@@ -1,0 +1,109 @@
+//! `sluiceway.yaml`: read strictly, every problem reported at once.
+//!
+//! Loading runs in three passes over one [`Document`]: the YAML syntax, the JSON Schema
+//! generated from [`raw::RawConfig`], then the rules a schema cannot say (globs, paths,
+//! tool options, references between keys). Parts that broke the schema are not read by
+//! the later passes, so each mistake is reported once.
+
+mod document;
+mod problem;
+pub mod raw;
+mod schema;
+mod validate;
+
+pub use document::{Document, KeyPath, Position, Segment};
+pub use problem::ConfigProblem;
+pub use raw::{PermissionLevel, RawConfig, RawDashboard, Wrapper};
+pub use schema::json_schema;
+
+use crate::stack::{TickRule, Tool, ToolOptions};
+
+/// The names the file may have at the repository root; both at once is an error.
+pub const FILE_NAMES: [&str; 2] = ["sluiceway.yaml", "sluiceway.yml"];
+
+/// A validated configuration.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// The file it was read from, or `None` when the repository has none.
+    pub file: Option<String>,
+    /// Every setting as written, with defaults filled in; all of it passed validation.
+    pub settings: RawConfig,
+    pub tick_rule: TickRule,
+    pub ignore: Vec<IgnoreRule>,
+    pub entries: Vec<StackEntry>,
+}
+
+/// An `ignore` glob over stack ids.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IgnoreRule {
+    pub glob: String,
+    pub reason: Option<String>,
+    pub position: Position,
+}
+
+/// One `stacks` entry after validation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StackEntry {
+    /// Its index in `stacks`, to name it in messages.
+    pub index: usize,
+    pub position: Position,
+    /// Normalised: `/`-separated, no `./`, no trailing `/`, `.` for the root.
+    pub path: String,
+    pub name: Option<String>,
+    /// Present when the entry declares a stack with `tool`.
+    pub declaration: Option<(Tool, ToolOptions)>,
+    pub id: Option<String>,
+    pub environment: Option<String>,
+    pub tick_rule: Option<TickRule>,
+    pub inputs: Vec<String>,
+    pub depends_on: Option<EntryDependsOn>,
+    pub phase: Option<EntryPhase>,
+}
+
+impl StackEntry {
+    /// How messages name this entry: `stacks[3] (path apps/web)`.
+    pub fn label(&self) -> String {
+        match &self.name {
+            Some(name) => format!("stacks[{}] (path {}, name {name})", self.index, self.path),
+            None => format!("stacks[{}] (path {})", self.index, self.path),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryDependsOn {
+    Auto,
+    Ids(Vec<String>),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryPhase {
+    Named(String),
+    FromProjectKey(String),
+}
+
+/// Reads and validates the text of `file`. On failure, every problem, in file order.
+pub fn load(file: &str, text: &str) -> Result<Config, Vec<ConfigProblem>> {
+    let document = Document::parse(text).map_err(|errors| {
+        errors
+            .into_iter()
+            .map(|e| ConfigProblem {
+                file: file.to_owned(),
+                position: e.position,
+                key: KeyPath::default(),
+                message: format!("not valid YAML: {}", e.message),
+            })
+            .collect::<Vec<_>>()
+    })?;
+    let mut problems = schema::check(&document, file);
+    let config = validate::validate(&document, file, &mut problems);
+    if problems.is_empty() {
+        Ok(Config {
+            file: Some(file.to_owned()),
+            ..config
+        })
+    } else {
+        problem::in_file_order(&mut problems);
+        Err(problems)
+    }
+}

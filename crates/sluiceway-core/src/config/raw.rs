@@ -1,0 +1,489 @@
+//! The exact shape of `sluiceway.yaml`.
+//!
+//! These types are the single source of the file's grammar: the JSON Schema that
+//! `sluiceway schema` prints and the loader validates against is generated from them,
+//! so the published schema and the loader cannot disagree. Rules that a JSON Schema
+//! cannot say well (globs, paths, cross-references) live in `validate`.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+/// The whole file. Every key is optional; an absent file means every default.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
+#[schemars(
+    title = "sluiceway.yaml",
+    description = "Settings for the Sluiceway deploy dashboard."
+)]
+pub struct RawConfig {
+    /// How the dashboard issue looks.
+    pub dashboard: RawDashboard,
+    /// Who may tick a box: `write`, `maintain`, `admin`, or a list of GitHub logins.
+    pub tickers: Option<RawTickers>,
+    /// `false` stops every dashboard deploy; ticks are cleared with a note.
+    pub deploys: bool,
+    /// Logins whose deployment records, opened outside the dashboard, the workflow deploys.
+    pub record_writers: Vec<String>,
+    /// Weekly windows in the dashboard's time zone; a tick outside them waits.
+    pub deploy_windows: Vec<RawDeployWindow>,
+    /// Dated periods in which nothing deploys.
+    pub freezes: Vec<RawFreeze>,
+    /// Globs over stack ids that leave stacks out, optionally with a reason.
+    pub ignore: Vec<RawIgnore>,
+    /// How scans choose and log their work.
+    pub scan: RawScan,
+    /// The drift check in scheduled and manual scans.
+    pub drift: RawDrift,
+    /// Whether rows carry a fingerprint of the values they do not show.
+    pub value_fingerprint: bool,
+    /// Rego policy files or directories run against every preview.
+    pub policies: Vec<String>,
+    /// Cost estimates for OpenTofu and Terraform stacks.
+    pub cost: RawCost,
+    /// How rows name the changes that reached a stack.
+    pub attribution: RawAttribution,
+    /// Ordered phase names; a stack in a phase waits on every stack of earlier phases.
+    pub phases: Vec<String>,
+    /// Per-stack settings, and the declaration of stacks files alone cannot name.
+    pub stacks: Vec<RawStackEntry>,
+    /// Switches for discovery from files.
+    pub discovery: RawDiscovery,
+    /// Pull requests by listed authors that one tick merges and deploys.
+    pub merge_and_deploy: RawMergeAndDeploy,
+    /// Which events are sent to the notification channels set in the workflow.
+    pub notify: RawNotify,
+}
+
+impl Default for RawConfig {
+    fn default() -> Self {
+        Self {
+            dashboard: RawDashboard::default(),
+            tickers: None,
+            deploys: true,
+            record_writers: Vec::new(),
+            deploy_windows: Vec::new(),
+            freezes: Vec::new(),
+            ignore: Vec::new(),
+            scan: RawScan::default(),
+            drift: RawDrift::default(),
+            value_fingerprint: true,
+            policies: Vec::new(),
+            cost: RawCost::default(),
+            attribution: RawAttribution::default(),
+            phases: Vec::new(),
+            stacks: Vec::new(),
+            discovery: RawDiscovery::default(),
+            merge_and_deploy: RawMergeAndDeploy::default(),
+            notify: RawNotify::default(),
+        }
+    }
+}
+
+/// `dashboard:`
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
+pub struct RawDashboard {
+    /// The issue's title; a scan renames the issue when it differs.
+    pub title: String,
+    /// The label that identifies the dashboard issue.
+    pub label: String,
+    /// Pin the issue on every scan.
+    pub pin: bool,
+    /// Keep resource types, names and property paths out of the issue.
+    pub redact: bool,
+    /// The header picture and its two voiced lines.
+    pub personality: bool,
+    /// Draw no boxes at all: the dashboard only shows.
+    pub read_only: bool,
+    /// Property paths whose old and new values may appear on a row.
+    pub show_values: Vec<String>,
+    /// How many ended deploys the trail lists (0 hides it).
+    #[schemars(range(min = 0, max = 50))]
+    pub recently_deployed: u32,
+    /// An IANA time zone such as `Europe/Amsterdam`.
+    pub time_zone: String,
+    /// The order of the sections; unnamed sections follow in their default order.
+    pub sections: Vec<Section>,
+    /// `false` moves deploying and queued rows into one closed fold at the end.
+    pub deploying_section: bool,
+    /// `false` moves drifted rows into one closed fold at the end.
+    pub drifted_section: bool,
+    /// How stacks in sync are shown.
+    pub in_sync_section: InSyncSection,
+    /// `false` hides counts that are zero (pending is always shown).
+    pub zero_counts: bool,
+    /// When the caution block about deletes and replaces is drawn.
+    pub destroy_alert: DestroyAlert,
+    /// How much of a pending diff a row shows.
+    pub pending_detail: PendingDetail,
+    /// The "Deploy all" box.
+    pub deploy_all: bool,
+    /// The "Repair all" box.
+    pub repair_all: bool,
+    /// The box that asks for a full scan.
+    pub rescan_box: bool,
+    /// The footer line.
+    pub footer: bool,
+}
+
+impl Default for RawDashboard {
+    fn default() -> Self {
+        Self {
+            title: "Sluiceway dashboard".to_owned(),
+            label: "sluiceway".to_owned(),
+            pin: true,
+            redact: false,
+            personality: true,
+            read_only: false,
+            show_values: Vec::new(),
+            recently_deployed: 10,
+            time_zone: "UTC".to_owned(),
+            sections: Vec::new(),
+            deploying_section: true,
+            drifted_section: true,
+            in_sync_section: InSyncSection::Fold,
+            zero_counts: true,
+            destroy_alert: DestroyAlert::Destroys,
+            pending_detail: PendingDetail::Full,
+            deploy_all: true,
+            repair_all: true,
+            rescan_box: true,
+            footer: true,
+        }
+    }
+}
+
+/// A dashboard section, by its key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum Section {
+    Deploying,
+    Updates,
+    Pending,
+    Drifted,
+    PreviewFailed,
+    InSync,
+    RecentlyDeployed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum InSyncSection {
+    Fold,
+    List,
+    Off,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum DestroyAlert {
+    Destroys,
+    Always,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum PendingDetail {
+    Full,
+    Compact,
+    Names,
+}
+
+/// A tick rule as written: a permission level or a list of logins.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawTickers {
+    Level(PermissionLevel),
+    Logins(Vec<String>),
+}
+
+/// The least repository permission a ticker must hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum PermissionLevel {
+    Write,
+    Maintain,
+    Admin,
+}
+
+/// `deployWindows[]`
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawDeployWindow {
+    /// The weekdays the window opens on.
+    #[schemars(length(min = 1))]
+    pub days: Vec<Weekday>,
+    /// Opening time, `HH:MM`.
+    pub from: String,
+    /// Closing time, `HH:MM` (exclusive; `24:00` allowed).
+    pub to: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Weekday {
+    Monday,
+    Tuesday,
+    Wednesday,
+    Thursday,
+    Friday,
+    Saturday,
+    Sunday,
+}
+
+/// `freezes[]`
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawFreeze {
+    /// Start, `YYYY-MM-DDTHH:MM` in the dashboard's zone.
+    pub from: String,
+    /// End (exclusive), `YYYY-MM-DDTHH:MM` in the dashboard's zone.
+    pub to: String,
+    /// Shown on the dashboard while the freeze is near or active.
+    pub reason: Option<String>,
+}
+
+/// `ignore[]`: a glob, or a glob with the reason the stack is left out.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawIgnore {
+    Glob(String),
+    WithReason(RawIgnoreWithReason),
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawIgnoreWithReason {
+    pub glob: String,
+    pub reason: String,
+}
+
+/// `scan:`
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
+pub struct RawScan {
+    /// Globs of files that claim no stack and never force a full scan.
+    pub unrelated: Vec<String>,
+    /// Print the tool's own diff, values included, into the job log.
+    pub log_diff: bool,
+}
+
+/// `drift:` (also `stacks[].drift:`)
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct RawDrift {
+    pub enabled: bool,
+}
+
+/// `cost:` (also `stacks[].cost:`)
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct RawCost {
+    pub enabled: bool,
+    /// Monthly increase above which a deploy on merge waits for a tick.
+    #[schemars(range(min = 0))]
+    pub threshold: Option<f64>,
+}
+
+/// `attribution:`
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct RawAttribution {
+    /// Commits walked to name the changes that reached a stack.
+    #[schemars(range(min = 1, max = 1000))]
+    pub lookback: u32,
+    /// Pull requests and pushes named before "and N more".
+    #[schemars(range(min = 0, max = 20))]
+    pub names: u32,
+}
+
+impl Default for RawAttribution {
+    fn default() -> Self {
+        Self {
+            lookback: 100,
+            names: 5,
+        }
+    }
+}
+
+/// `discovery:`, one switch per discovery rule.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
+pub struct RawDiscovery {
+    /// Find OpenTofu and Terraform root modules from the repository's own files.
+    pub root_modules: bool,
+}
+
+impl Default for RawDiscovery {
+    fn default() -> Self {
+        Self { root_modules: true }
+    }
+}
+
+/// `mergeAndDeploy:`
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct RawMergeAndDeploy {
+    /// Pull-request authors whose updates one tick merges, such as `renovate[bot]`.
+    pub authors: Vec<String>,
+    /// Preview each listed update as it would be after the merge.
+    pub preview: bool,
+}
+
+/// `notify:`
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct RawNotify {
+    pub events: Vec<NotifyEvent>,
+}
+
+impl Default for RawNotify {
+    fn default() -> Self {
+        use NotifyEvent::*;
+        Self {
+            events: vec![Pending, Drift, Failed, Refused],
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum NotifyEvent {
+    Pending,
+    Drift,
+    Deployed,
+    Failed,
+    Refused,
+}
+
+/// `stacks[]`: settings for the stacks in one directory, or the declaration of one.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RawStackEntry {
+    /// The stack's directory, relative to the repository root (`.` is the root).
+    pub path: String,
+    /// The stack's name within its directory; without it the entry covers every stack there.
+    pub name: Option<String>,
+    /// Declares a stack driven by this tool.
+    pub tool: Option<ToolName>,
+    /// An explicit id for the one stack this entry covers.
+    pub id: Option<String>,
+    /// The deployment environment the stack deploys to.
+    pub environment: Option<String>,
+    /// Replaces the top-level tick rule for these stacks.
+    pub tickers: Option<RawTickers>,
+    /// Extra globs (from the repository root) whose changes this stack claims.
+    #[serde(default)]
+    pub inputs: Vec<String>,
+    /// Minutes a preview may take.
+    #[schemars(range(min = 1))]
+    pub preview_timeout: Option<u32>,
+    /// Stack ids this stack waits on, or `auto` to read them from Pulumi stack references.
+    pub depends_on: Option<RawDependsOn>,
+    /// The phase this stack belongs to, or `{ from: <Pulumi project key> }`.
+    pub phase: Option<RawPhase>,
+    /// `on-tick` (default) or `on-merge`.
+    pub deploy: Option<DeployTrigger>,
+    /// Replaces the top-level deploy windows; `[]` means any time.
+    pub deploy_windows: Option<Vec<RawDeployWindow>>,
+    /// The drift check for these stacks.
+    pub drift: Option<RawDrift>,
+    /// Whether these rows carry a hidden-value fingerprint.
+    pub value_fingerprint: Option<bool>,
+    /// A `NAME=value` file loaded for the tool, over the step's own.
+    pub env_file: Option<String>,
+    /// Policies added to the top-level ones.
+    #[serde(default)]
+    pub policies: Vec<String>,
+    /// Pulumi only: create the stack in its backend when the scan finds it missing.
+    pub create_in_backend: Option<bool>,
+    /// Cost settings for these stacks.
+    pub cost: Option<RawCost>,
+    /// The tool's named options.
+    pub options: Option<RawOptions>,
+}
+
+/// The tools a `stacks` entry may declare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolName {
+    Opentofu,
+    Terraform,
+    Helm,
+    Kubectl,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawDependsOn {
+    Auto(AutoKeyword),
+    Ids(Vec<String>),
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum AutoKeyword {
+    Auto,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawPhase {
+    Name(String),
+    From(RawPhaseFrom),
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPhaseFrom {
+    /// The Pulumi project key that holds the phase name.
+    pub from: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeployTrigger {
+    OnTick,
+    OnMerge,
+}
+
+/// Every named tool option. Which ones a tool accepts is checked against the entry's `tool`.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RawOptions {
+    /// opentofu/terraform: the workspace, passed as `TF_WORKSPACE`.
+    pub workspace: Option<String>,
+    /// opentofu/terraform: `-var-file` arguments, relative to the stack's directory.
+    pub var_files: Option<Vec<String>>,
+    /// opentofu/terraform: a wrapper in front of the tool.
+    pub wrapper: Option<Wrapper>,
+    /// helm: the release name.
+    pub release: Option<String>,
+    /// helm (required) and kubectl: the namespace, a DNS label.
+    pub namespace: Option<String>,
+    /// helm: `./…` or `../…` for a local chart, else `repo/name` or `oci://…`.
+    pub chart: Option<String>,
+    /// helm: the exact chart version, required for chart references.
+    pub version: Option<String>,
+    /// helm: `--values` files, in order.
+    pub values_files: Option<Vec<String>>,
+    /// helm: create the namespace on deploy.
+    pub create_namespace: Option<bool>,
+    /// kubectl: the kubeconfig context.
+    pub context: Option<String>,
+    /// kubectl: include manifests in every subdirectory.
+    pub recursive: Option<bool>,
+    /// kubectl: delete objects removed from the manifests, through Sluiceway's own inventory.
+    pub prune: Option<bool>,
+    /// kubectl: take over fields another manager owns.
+    pub force_conflicts: Option<bool>,
+    /// kubectl: the server-side apply field manager.
+    pub field_manager: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Wrapper {
+    Terragrunt,
+    Cdktf,
+}

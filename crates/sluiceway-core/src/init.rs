@@ -1,0 +1,366 @@
+//! What `init` writes: a first `sluiceway.yaml` read from the repository's files, and the
+//! one-job workflow. Pure: the binary decides whether and where to write.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use saphyr::{LoadableYamlNode, Yaml};
+
+use crate::claim::{Claims, SUGGESTED_UNRELATED};
+use crate::config::Config;
+use crate::discovery::{Verdict, is_manifest, kustomization_in, root_module};
+use crate::glob::FileGlobs;
+use crate::repo::{FileSource, RepoFiles, child, split};
+use crate::stack::Tool;
+
+/// The action a generated workflow runs, pinned to its major version.
+pub const ACTION: &str = "sluiceway/sluiceway@v0";
+
+/// The workflow's path inside the repository.
+pub const WORKFLOW_PATH: &str = ".github/workflows/deploy-dashboard.yml";
+
+/// A first configuration: its text, and what init could not know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Proposal {
+    pub config_text: String,
+    pub unknowns: Vec<String>,
+}
+
+/// Reads the repository and writes down, as `stacks` entries, what discovery cannot name
+/// on its own: OpenTofu/Terraform root modules that root-module discovery leaves out
+/// (not called as a module, not under `modules/`), and Helm charts. Kubernetes manifest
+/// directories are never declared, because files do not say which cluster they go to;
+/// they are listed as unknowns instead.
+pub fn propose(files: &RepoFiles, source: &impl FileSource) -> Proposal {
+    let mut entries = String::new();
+    let mut unknowns = Vec::new();
+    let mut declared_dirs: Vec<String> = Vec::new();
+
+    if let Ok(verdicts) = root_module::examine(files, source, &BTreeSet::new()) {
+        for (dir, verdict) in &verdicts {
+            let Verdict::LeftOut(why) = verdict else {
+                continue;
+            };
+            if why.starts_with("called as a local module")
+                || why.contains("directory named modules")
+            {
+                continue;
+            }
+            let tool = if files.files_in(dir).iter().any(|n| n.ends_with(".tofu"))
+                || !why.contains("Terraform")
+            {
+                Tool::OpenTofu
+            } else {
+                Tool::Terraform
+            };
+            let var_files: Vec<&String> = files
+                .files_in(dir)
+                .iter()
+                .filter(|n| {
+                    n.ends_with(".tfvars")
+                        && *n != "terraform.tfvars"
+                        && !n.ends_with(".auto.tfvars")
+                })
+                .collect();
+            match var_files.as_slice() {
+                [] => writeln!(entries, "  - path: {}\n    tool: {tool}", quote(dir)).ok(),
+                [one] => writeln!(
+                    entries,
+                    "  - path: {}\n    tool: {tool}\n    options:\n      varFiles: [{}]",
+                    quote(dir),
+                    quote(one)
+                )
+                .ok(),
+                several => {
+                    for file in several {
+                        let name = file.trim_end_matches(".tfvars");
+                        writeln!(
+                            entries,
+                            "  - path: {}\n    name: {}\n    tool: {tool}\n    options:\n      workspace: {}\n      varFiles: [{}]",
+                            quote(dir),
+                            quote(name),
+                            quote(name),
+                            quote(file)
+                        )
+                        .ok();
+                    }
+                    unknowns.push(format!("{dir}: one stack per var file, each in a workspace of the same name; check the workspace names"));
+                    Some(())
+                }
+            };
+            if tool == Tool::OpenTofu && !files.files_in(dir).iter().any(|n| n.ends_with(".tofu")) {
+                unknowns.push(format!(
+                    "{dir}: declared as OpenTofu; write `tool: terraform` if Terraform deploys it"
+                ));
+            }
+            declared_dirs.push(dir.clone());
+        }
+    }
+
+    for chart_file in files.files().filter(|f| split(f).1 == "Chart.yaml") {
+        let dir = split(chart_file).0;
+        if dir.split('/').any(|p| p == "charts") && dir != "charts" && !dir.starts_with("charts/") {
+            continue;
+        }
+        let Some(chart) = source
+            .read_text(chart_file)
+            .and_then(|t| Yaml::load_from_str(&t).ok())
+            .and_then(|d| d.into_iter().next())
+        else {
+            continue;
+        };
+        if chart.as_mapping_get("type").and_then(Yaml::as_str) == Some("library") {
+            continue;
+        }
+        let name = chart
+            .as_mapping_get("name")
+            .and_then(Yaml::as_str)
+            .map(helm_safe)
+            .unwrap_or_else(|| helm_safe(split(dir).1));
+        let values = files.files_in(dir).iter().any(|n| n == "values.yaml");
+        writeln!(
+            entries,
+            "  - path: {}\n    tool: helm\n    options:\n      release: {name}\n      namespace: {name}\n      chart: .{}",
+            quote(dir),
+            if values { "\n      valuesFiles: [values.yaml]" } else { "" }
+        )
+        .ok();
+        unknowns.push(format!("{dir}: the Helm release and namespace are guessed as {name}; the kubeconfig context comes from the workflow"));
+        declared_dirs.push(dir.to_owned());
+    }
+
+    let manifest_dirs: Vec<&str> = files
+        .dirs()
+        .filter(|d| {
+            !d.split('/')
+                .any(|p| p.starts_with('.') && p != "." || p == "charts" || p == "templates")
+        })
+        .filter(|d| !declared_dirs.iter().any(|c| crate::repo::is_within(d, c)))
+        .filter(|d| {
+            kustomization_in(files, d).is_some()
+                || files
+                    .files_in(d)
+                    .iter()
+                    .filter(|n| is_manifest(n))
+                    .any(|n| looks_like_manifest(source, &child(d, n)))
+        })
+        .collect();
+    let mut kubectl_hint = String::new();
+    for dir in &manifest_dirs {
+        writeln!(kubectl_hint, "  #  - path: {}\n  #    tool: kubectl\n  #    options:\n  #      context: <your-context>", quote(dir)).ok();
+        unknowns.push(format!("{dir}: Kubernetes manifests; declare them with `tool: kubectl` and the context they deploy to"));
+    }
+
+    let mut text = String::from(
+        "# yaml-language-server: $schema=sluiceway.schema.json\n\
+         # Written by `sluiceway init` from this repository's files. Read it, then run `sluiceway check`.\n",
+    );
+    if entries.is_empty() && kubectl_hint.is_empty() {
+        text.push_str("stacks: []\n");
+    } else {
+        text.push_str("stacks:\n");
+        text.push_str(&entries);
+        if !kubectl_hint.is_empty() {
+            text.push_str("  # Kubernetes manifests do not say which cluster they deploy to; declare them yourself:\n");
+            text.push_str(&kubectl_hint);
+        }
+    }
+    if entries.is_empty() {
+        text = text.replace("stacks:\n", "stacks: []\n");
+    }
+    Proposal {
+        config_text: text,
+        unknowns,
+    }
+}
+
+/// Adds the `scan.unrelated` block: the suggested globs that match files of this
+/// repository, counting the files init itself writes.
+pub fn with_unrelated(
+    proposal: Proposal,
+    config: &Config,
+    files: &RepoFiles,
+    discovery_stacks: &[crate::stack::Stack],
+) -> Proposal {
+    let Ok(claims) = Claims::new(
+        discovery_stacks,
+        &config.settings.scan.unrelated,
+        Some("sluiceway.yaml"),
+    ) else {
+        return proposal;
+    };
+    let mut all: Vec<&str> = files.files().collect();
+    all.push(WORKFLOW_PATH);
+    let globs: Vec<&str> = SUGGESTED_UNRELATED
+        .iter()
+        .copied()
+        .filter(|g| {
+            FileGlobs::new([*g]).is_ok_and(|set| {
+                all.iter()
+                    .any(|f| set.matches(f) && claims.claim(f) != crate::claim::Claim::Stacks)
+            })
+        })
+        .collect();
+    if globs.is_empty() {
+        return proposal;
+    }
+    let mut text = proposal.config_text;
+    text.push_str("scan:\n  unrelated:\n");
+    for glob in globs {
+        writeln!(text, "    - \"{glob}\"").ok();
+    }
+    Proposal {
+        config_text: text,
+        ..proposal
+    }
+}
+
+fn looks_like_manifest(source: &impl FileSource, path: &str) -> bool {
+    source.read_text(path).is_some_and(|t| {
+        t.lines().any(|l| l.starts_with("apiVersion:")) && t.lines().any(|l| l.starts_with("kind:"))
+    })
+}
+
+/// Helm's release rule: lowercase letters, digits and `-`, at most 53 characters.
+fn helm_safe(name: &str) -> String {
+    let cleaned: String = name
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let trimmed = cleaned.trim_matches('-');
+    let short: String = trimmed.chars().take(53).collect();
+    if short.is_empty() {
+        "release".to_owned()
+    } else {
+        short.trim_end_matches('-').to_owned()
+    }
+}
+
+/// Quotes a value for YAML when it could be read as something other than text.
+fn quote(text: &str) -> String {
+    let plain = text
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "./_-".contains(c))
+        && !text.starts_with(['.', '-'])
+        || text == ".";
+    if plain
+        && text.parse::<f64>().is_err()
+        && !["true", "false", "null", "yes", "no", "on", "off"].contains(&text)
+    {
+        text.to_owned()
+    } else {
+        format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+    }
+}
+
+/// The tools whose setup steps the workflow needs.
+pub fn tools_in_use(stacks: &[crate::stack::Stack]) -> BTreeSet<Tool> {
+    stacks.iter().map(|s| s.tool).collect()
+}
+
+/// The one-job workflow: the four triggers, the permissions every mode needs, a
+/// concurrency group that queues (never cancels), the user's tool setup, and the step.
+pub fn workflow(default_branch: &str, label: &str, tools: &BTreeSet<Tool>) -> String {
+    let mut setup = String::new();
+    for tool in tools {
+        let step = match tool {
+            Tool::Pulumi => {
+                "      - uses: pulumi/actions@v6\n        with:\n          pulumi-version: 3.229.0\n"
+            }
+            Tool::OpenTofu => {
+                "      - uses: opentofu/setup-opentofu@v1\n        with:\n          tofu_version: 1.11.0\n          tofu_wrapper: false\n"
+            }
+            Tool::Terraform => {
+                "      - uses: hashicorp/setup-terraform@v3\n        with:\n          terraform_version: 1.14.0\n          terraform_wrapper: false\n"
+            }
+            Tool::Helm => {
+                "      - uses: azure/setup-helm@v4\n        with:\n          version: v3.18.0\n"
+            }
+            Tool::Kubectl => {
+                "      - uses: azure/setup-kubectl@v4\n        with:\n          version: v1.34.0\n"
+            }
+        };
+        setup.push_str(step);
+    }
+    format!(
+        r#"# Written by `sluiceway init`. The dashboard issue shows what each stack would change;
+# ticking a stack's box deploys exactly that. See `sluiceway check` for what it reads.
+name: Deploy dashboard
+
+on:
+  push:
+    branches: [{default_branch}]
+  schedule:
+    - cron: "23 5 * * *"
+  workflow_dispatch:
+  issues:
+    types: [edited]
+
+permissions:
+  contents: read
+  issues: write
+  deployments: write
+  actions: write
+  pull-requests: read
+  checks: write
+
+# One run at a time per dashboard edit; later runs wait in line and none is cancelled,
+# so no tick is lost and no deploy is interrupted.
+concurrency:
+  group: sluiceway-${{{{ github.event.issue.number }}}}
+  queue: max
+
+jobs:
+  sluiceway:
+    if: github.event_name != 'issues' || contains(github.event.issue.labels.*.name, '{label}')
+    runs-on: ubuntu-latest
+    timeout-minutes: 60
+    steps:
+      - uses: actions/checkout@v4
+{setup}      # Load the credentials your stacks need here (cloud login, kubeconfig, backend tokens).
+      - uses: {ACTION}
+        if: ${{{{ !cancelled() }}}}
+        with:
+          job-status: ${{{{ job.status }}}}
+"#
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repo::MemoryRepo;
+
+    #[test]
+    fn values_that_yaml_would_misread_are_quoted() {
+        assert_eq!(quote("infra/network"), "infra/network");
+        assert_eq!(quote("."), ".");
+        assert_eq!(quote("true"), "\"true\"");
+        assert_eq!(quote("1.5"), "\"1.5\"");
+        assert_eq!(quote("a b"), "\"a b\"");
+    }
+
+    #[test]
+    fn helm_names_follow_helms_rule() {
+        assert_eq!(helm_safe("My_Chart"), "my-chart");
+        assert_eq!(helm_safe(&"x".repeat(60)).len(), 53);
+    }
+
+    #[test]
+    fn several_var_files_give_one_stack_each() {
+        let repo = MemoryRepo::default()
+            .with("infra/app/main.tf", "terraform {\n  backend \"s3\" {}\n}\n")
+            .with("infra/app/dev.tfvars", "")
+            .with("infra/app/prod.tfvars", "");
+        let proposal = propose(&repo.files(), &repo);
+        assert!(
+            proposal.config_text.contains("name: dev"),
+            "{}",
+            proposal.config_text
+        );
+        assert!(proposal.config_text.contains("varFiles: [prod.tfvars]"));
+        let config = crate::config::load("sluiceway.yaml", &proposal.config_text).unwrap();
+        assert_eq!(config.entries.len(), 2);
+    }
+}

@@ -1,0 +1,15 @@
+//! Sluiceway's domain, without I/O.
+//!
+//! Everything here takes values and returns values: the configuration, the stacks that
+//! discovery finds in a snapshot of the repository's files, which stack claims which
+//! file, and the reports `check` and `init` print. The edges (the binary, the tool
+//! adapters, the GitHub client) read files, run tools and talk to GitHub.
+
+pub mod claim;
+pub mod config;
+pub mod discovery;
+pub mod glob;
+pub mod init;
+pub mod named;
+pub mod repo;
+pub mod stack;

@@ -1,0 +1,185 @@
+//! Stacks: the unit Sluiceway previews, shows as one row, and deploys.
+
+use std::fmt;
+
+use crate::config::{PermissionLevel, Wrapper};
+
+/// The tool that previews and deploys a stack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Tool {
+    Pulumi,
+    OpenTofu,
+    Terraform,
+    Helm,
+    Kubectl,
+}
+
+impl Tool {
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Pulumi => "pulumi",
+            Tool::OpenTofu => "opentofu",
+            Tool::Terraform => "terraform",
+            Tool::Helm => "helm",
+            Tool::Kubectl => "kubectl",
+        }
+    }
+}
+
+impl fmt::Display for Tool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A stack's id: `path` or `path:name`, the repository root being `.`.
+///
+/// The id is frozen into row markers, deployment records and concurrency groups, so it
+/// is derived once, here, and never split again.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct StackId(String);
+
+impl StackId {
+    pub fn derive(path: &str, name: Option<&str>) -> StackId {
+        match name {
+            Some(name) => StackId(format!("{path}:{name}")),
+            None => StackId(path.to_owned()),
+        }
+    }
+
+    /// An id given by a `stacks` entry's `id`; its characters were checked at load.
+    pub fn given(id: &str) -> StackId {
+        StackId(id.to_owned())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for StackId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Who may ask for a deploy by ticking a box.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TickRule {
+    /// Anyone with at least this permission on the repository.
+    AtLeast(PermissionLevel),
+    /// Only these logins (compared without regard to case), who also need write access.
+    Logins(Vec<String>),
+}
+
+impl Default for TickRule {
+    fn default() -> Self {
+        TickRule::AtLeast(PermissionLevel::Write)
+    }
+}
+
+impl fmt::Display for TickRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TickRule::AtLeast(PermissionLevel::Write) => f.write_str("anyone with write access"),
+            TickRule::AtLeast(PermissionLevel::Maintain) => {
+                f.write_str("anyone with maintain access or more")
+            }
+            TickRule::AtLeast(PermissionLevel::Admin) => f.write_str("admins only"),
+            TickRule::Logins(logins) => write!(f, "only {}", logins.join(", ")),
+        }
+    }
+}
+
+/// A Helm chart: in the repository, or a reference pinned to an exact version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Chart {
+    /// A directory relative to the stack's directory, starting `./` or `../`.
+    Local(String),
+    Reference {
+        name: String,
+        version: String,
+    },
+}
+
+/// The named options of a stack's tool. No free-form tool arguments exist.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolOptions {
+    Pulumi,
+    /// OpenTofu and Terraform share one adapter.
+    RootModule {
+        workspace: Option<String>,
+        var_files: Vec<String>,
+        wrapper: Option<Wrapper>,
+    },
+    Helm {
+        release: String,
+        namespace: String,
+        chart: Chart,
+        values_files: Vec<String>,
+        create_namespace: bool,
+    },
+    Kubectl {
+        context: Option<String>,
+        namespace: Option<String>,
+        recursive: bool,
+        prune: bool,
+        force_conflicts: bool,
+        field_manager: Option<String>,
+    },
+}
+
+/// Why a stack exists: found from files, or declared by a `stacks` entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// A Pulumi project's stack file.
+    PulumiStackFile(String),
+    /// A root module found by the rules of root-module discovery; the evidence in words.
+    FoundRootModule(String),
+    /// Declared by the `stacks` entry at this index.
+    Declared(usize),
+}
+
+/// Per-stack settings after every `stacks` entry that covers the stack was applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StackSettings {
+    pub environment: String,
+    pub tick_rule: TickRule,
+    /// Globs from the repository root whose changes the stack claims besides its directory.
+    pub inputs: Vec<String>,
+    pub depends_on: Vec<StackId>,
+    /// `dependsOn: auto`: read from the stack's references at preview time.
+    pub depends_on_auto: bool,
+    pub phase: Option<String>,
+}
+
+/// A stack as discovery hands it on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stack {
+    pub id: StackId,
+    /// Relative to the repository root, `/`-separated, `.` for the root.
+    pub path: String,
+    pub name: Option<String>,
+    pub tool: Tool,
+    pub options: ToolOptions,
+    pub origin: Origin,
+    pub settings: StackSettings,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_path_or_path_colon_name() {
+        assert_eq!(StackId::derive(".", Some("prod")).as_str(), ".:prod");
+        assert_eq!(
+            StackId::derive("infra/network", None).as_str(),
+            "infra/network"
+        );
+        assert_eq!(
+            StackId::derive("apps/web", Some("dev")).as_str(),
+            "apps/web:dev"
+        );
+    }
+}

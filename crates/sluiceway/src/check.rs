@@ -1,0 +1,454 @@
+//! `sluiceway check`: whether a repository's setup is understood, from its files alone.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde::Serialize;
+use sluiceway_core::claim::{Claims, suggested_unrelated, unclaimed_by_directory};
+use sluiceway_core::config::ConfigProblem;
+use sluiceway_core::discovery::Verdict;
+use sluiceway_core::named::unclaimed_named_files;
+use sluiceway_core::stack::{Origin, Stack};
+
+use crate::Outcome;
+use crate::checkout::Checkout;
+use crate::printer::Printer;
+use crate::setup::{self, Setup, SetupError};
+
+/// How many unclaimed files the report names per directory before counting the rest.
+const NAMED_PER_DIRECTORY: usize = 20;
+
+/// The `--json` document, version 1. Documented in docs/formats/check-json.md; keys are
+/// only ever added.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckReport {
+    pub version: u32,
+    pub valid: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<ProblemJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub setup: Option<SetupJson>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ProblemJson {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub key: String,
+    pub message: String,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SetupJson {
+    pub config_file: Option<String>,
+    pub stacks: Vec<StackJson>,
+    pub ignored: Vec<IgnoredJson>,
+    pub idle_ignores: Vec<IdleIgnoreJson>,
+    pub root_modules: Vec<RootModuleJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root_modules_off: Option<String>,
+    /// Top-level directory (`.` for the root) → unclaimed files in it.
+    pub unclaimed: BTreeMap<String, Vec<String>>,
+    pub suggested_unrelated: Vec<String>,
+    pub named_unclaimed: Vec<NamedJson>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StackJson {
+    pub id: String,
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub tool: String,
+    pub environment: String,
+    pub tick_rule: String,
+    pub inputs: Vec<String>,
+    pub depends_on: Vec<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub depends_on_auto: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
+    /// Why the stack exists: `pulumi stack file`, `found root module` or `declared`.
+    pub origin: String,
+    pub evidence: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct IgnoredJson {
+    pub id: String,
+    pub tool: String,
+    pub glob: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct IdleIgnoreJson {
+    pub glob: String,
+    pub line: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct RootModuleJson {
+    pub dir: String,
+    /// `found`, `left out` or `declared`.
+    pub verdict: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    pub why: String,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NamedJson {
+    pub stack: String,
+    pub path: String,
+    pub named_in: String,
+    pub suggested_input: String,
+}
+
+pub fn run(repo: &Path, json: bool, printer: &mut Printer) -> Outcome {
+    let checkout = Checkout::new(repo);
+    let report = match setup::read(&checkout) {
+        Ok(setup) => match report(&setup, &checkout) {
+            Ok(report) => report,
+            Err(problem) => invalid(vec![problem]),
+        },
+        Err(SetupError::Problems(problems)) => invalid(problems),
+        Err(SetupError::Unreadable(message)) => {
+            printer.say(&format!("error: {message}"));
+            return Outcome::Failed;
+        }
+    };
+    if json {
+        printer.result(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        ));
+    } else if report.valid {
+        printer.result(&text(&report));
+    } else {
+        for problem in &report.problems {
+            printer.say(&format!(
+                "{}:{}:{}: {}{}",
+                problem.file,
+                problem.line,
+                problem.column,
+                key_prefix(&problem.key),
+                problem.message
+            ));
+        }
+        let count = report.problems.len();
+        printer.say(&format!(
+            "error: the setup is not valid: {count} problem{}",
+            if count == 1 { "" } else { "s" }
+        ));
+    }
+    if report.valid {
+        Outcome::Done
+    } else {
+        Outcome::Failed
+    }
+}
+
+fn key_prefix(key: &str) -> String {
+    if key.is_empty() {
+        String::new()
+    } else {
+        format!("{key}: ")
+    }
+}
+
+fn invalid(problems: Vec<ConfigProblem>) -> CheckReport {
+    CheckReport {
+        version: 1,
+        valid: false,
+        problems: problems
+            .into_iter()
+            .map(|p| ProblemJson {
+                file: p.file,
+                line: p.position.line,
+                column: p.position.column,
+                key: if p.key.0.is_empty() {
+                    String::new()
+                } else {
+                    p.key.to_string()
+                },
+                message: p.message,
+            })
+            .collect(),
+        setup: None,
+    }
+}
+
+fn report(setup: &Setup, checkout: &Checkout) -> Result<CheckReport, ConfigProblem> {
+    let Setup {
+        config,
+        files,
+        discovery,
+    } = setup;
+    let claims = Claims::new(
+        &discovery.stacks,
+        &config.settings.scan.unrelated,
+        config.file.as_deref(),
+    )
+    .map_err(|e| ConfigProblem {
+        file: config.file.clone().unwrap_or_default(),
+        position: Default::default(),
+        key: Default::default(),
+        message: e.to_string(),
+    })?;
+    let unclaimed = unclaimed_by_directory(files, &claims);
+    let suggested = suggested_unrelated(&unclaimed, &config.settings.scan.unrelated);
+    let named = unclaimed_named_files(&discovery.stacks, files, checkout);
+    Ok(CheckReport {
+        version: 1,
+        valid: true,
+        problems: Vec::new(),
+        setup: Some(SetupJson {
+            config_file: config.file.clone(),
+            stacks: discovery.stacks.iter().map(stack_json).collect(),
+            ignored: discovery
+                .ignored
+                .iter()
+                .map(|i| IgnoredJson {
+                    id: i.id.to_string(),
+                    tool: i.tool.to_string(),
+                    glob: i.glob.clone(),
+                    reason: i.reason.clone(),
+                })
+                .collect(),
+            idle_ignores: discovery
+                .idle_ignores
+                .iter()
+                .map(|i| IdleIgnoreJson {
+                    glob: i.glob.clone(),
+                    line: i.position.line,
+                    suggestion: i.suggestion.clone(),
+                })
+                .collect(),
+            root_modules: discovery
+                .root_modules
+                .iter()
+                .map(|(dir, verdict)| {
+                    let (word, tool, why) = match verdict {
+                        Verdict::Found { tool, evidence } => {
+                            ("found", Some(tool.to_string()), evidence.clone())
+                        }
+                        Verdict::LeftOut(why) => ("left out", None, why.clone()),
+                        Verdict::Declared => (
+                            "declared",
+                            None,
+                            "a stacks entry with a tool declares it".to_owned(),
+                        ),
+                    };
+                    RootModuleJson {
+                        dir: dir.clone(),
+                        verdict: word.to_owned(),
+                        tool,
+                        why,
+                    }
+                })
+                .collect(),
+            root_modules_off: discovery.root_modules_off.clone(),
+            unclaimed,
+            suggested_unrelated: suggested,
+            named_unclaimed: named
+                .into_iter()
+                .map(|n| NamedJson {
+                    stack: n.stack.to_string(),
+                    path: n.path,
+                    named_in: n.named_in,
+                    suggested_input: n.suggested_input,
+                })
+                .collect(),
+        }),
+    })
+}
+
+fn stack_json(stack: &Stack) -> StackJson {
+    let (origin, evidence) = match &stack.origin {
+        Origin::PulumiStackFile(file) => ("pulumi stack file", file.clone()),
+        Origin::FoundRootModule(evidence) => ("found root module", evidence.clone()),
+        Origin::Declared(index) => ("declared", format!("stacks[{index}]")),
+    };
+    StackJson {
+        id: stack.id.to_string(),
+        path: stack.path.clone(),
+        name: stack.name.clone(),
+        tool: stack.tool.to_string(),
+        environment: stack.settings.environment.clone(),
+        tick_rule: stack.settings.tick_rule.to_string(),
+        inputs: stack.settings.inputs.clone(),
+        depends_on: stack
+            .settings
+            .depends_on
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+        depends_on_auto: stack.settings.depends_on_auto,
+        phase: stack.settings.phase.clone(),
+        origin: origin.to_owned(),
+        evidence,
+    }
+}
+
+/// The report a person reads.
+fn text(report: &CheckReport) -> String {
+    let Some(setup) = &report.setup else {
+        return String::new();
+    };
+    let mut out = String::new();
+    let w = &mut out;
+    match &setup.config_file {
+        Some(file) => writeln!(w, "{file} is valid.").ok(),
+        None => writeln!(w, "No sluiceway.yaml: every setting is its default.").ok(),
+    };
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    writeln!(w, "\nStacks ({}):", setup.stacks.len()).ok();
+    if setup.stacks.is_empty() {
+        writeln!(w, "  none found: Pulumi stacks and root modules are found from files; declare others under `stacks` with `tool:`").ok();
+    }
+    for stack in &setup.stacks {
+        writeln!(
+            w,
+            "  {} ({}, {}: {})",
+            stack.id, stack.tool, stack.origin, stack.evidence
+        )
+        .ok();
+        let mut facts = vec![
+            format!("environment {}", stack.environment),
+            format!("ticks: {}", stack.tick_rule),
+        ];
+        if !stack.inputs.is_empty() {
+            facts.push(format!("inputs: {}", stack.inputs.join(", ")));
+        }
+        if stack.depends_on_auto {
+            facts.push("depends on: its stack references (auto)".to_owned());
+        } else if !stack.depends_on.is_empty() {
+            facts.push(format!("depends on: {}", stack.depends_on.join(", ")));
+        }
+        if let Some(phase) = &stack.phase {
+            facts.push(format!("phase {phase}"));
+        }
+        writeln!(w, "    {}", facts.join(" · ")).ok();
+    }
+    if !setup.ignored.is_empty() {
+        writeln!(w, "\nLeft out by ignore ({}):", setup.ignored.len()).ok();
+        for ignored in &setup.ignored {
+            let reason = ignored
+                .reason
+                .as_ref()
+                .map(|r| format!(": {r}"))
+                .unwrap_or_default();
+            writeln!(
+                w,
+                "  {} ({}), by \"{}\"{reason}",
+                ignored.id, ignored.tool, ignored.glob
+            )
+            .ok();
+        }
+    }
+    if !setup.idle_ignores.is_empty() {
+        writeln!(w, "\nIgnore globs that match no stack:").ok();
+        for idle in &setup.idle_ignores {
+            let hint = idle
+                .suggestion
+                .as_ref()
+                .map(|s| format!("; did you mean \"{s}\"?"))
+                .unwrap_or_default();
+            writeln!(w, "  \"{}\" (line {}){hint}", idle.glob, idle.line).ok();
+        }
+    }
+    if let Some(off) = &setup.root_modules_off {
+        writeln!(w, "\nRoot modules: {off}.").ok();
+    } else if !setup.root_modules.is_empty() {
+        writeln!(w, "\nRoot modules (directories of .tf and .tofu files):").ok();
+        for module in &setup.root_modules {
+            let tool = module
+                .tool
+                .as_ref()
+                .map(|t| format!(" as {t}"))
+                .unwrap_or_default();
+            writeln!(
+                w,
+                "  {}: {}{tool} ({})",
+                module.dir, module.verdict, module.why
+            )
+            .ok();
+        }
+    }
+    let unclaimed_count: usize = setup.unclaimed.values().map(Vec::len).sum();
+    if unclaimed_count == 0 {
+        writeln!(w, "\nEvery file is claimed by a stack or unrelated: a push previews only the stacks it touches.").ok();
+    } else {
+        writeln!(
+            w,
+            "\nUnclaimed files ({}): no stack claims them, so a push that changes one previews every stack.",
+            plural(unclaimed_count, "file")
+        )
+        .ok();
+        for (dir, files) in &setup.unclaimed {
+            let label = if dir == "." {
+                "(root):".to_owned()
+            } else {
+                format!("{dir}/:")
+            };
+            let shown: Vec<&str> = files
+                .iter()
+                .take(NAMED_PER_DIRECTORY)
+                .map(String::as_str)
+                .collect();
+            let more = files.len().saturating_sub(NAMED_PER_DIRECTORY);
+            let more = if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            };
+            writeln!(w, "  {label} {}{more}", shown.join(", ")).ok();
+        }
+        writeln!(
+            w,
+            "  Claim them with a stack's `inputs`, or mark them as `scan.unrelated`."
+        )
+        .ok();
+        if !setup.suggested_unrelated.is_empty() {
+            writeln!(
+                w,
+                "  A start for sluiceway.yaml:\n    scan:\n      unrelated:"
+            )
+            .ok();
+            for glob in &setup.suggested_unrelated {
+                writeln!(w, "        - \"{glob}\"").ok();
+            }
+        }
+    }
+    if !setup.named_unclaimed.is_empty() {
+        writeln!(
+            w,
+            "\nFiles a stack reads but does not claim (a change there would not preview it):"
+        )
+        .ok();
+        for named in &setup.named_unclaimed {
+            writeln!(
+                w,
+                "  {}: {} (named in {}); add to its inputs: \"{}\"",
+                named.stack, named.path, named.named_in, named.suggested_input
+            )
+            .ok();
+        }
+    }
+    writeln!(
+        w,
+        "\nThis check reads files only: it cannot prove that previews will work."
+    )
+    .ok();
+    out
+}

@@ -1,0 +1,52 @@
+//! The command line.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+/// Sluiceway keeps one GitHub issue, the dashboard, that shows which infrastructure
+/// stacks have changes waiting, and deploys a stack when a person ticks its box.
+///
+/// These commands work on a checkout alone: no token, no tool, no network.
+#[derive(Debug, Parser)]
+#[command(name = "sluiceway", version, about, long_about, max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check a repository's setup: the configuration, every stack found, what `ignore`
+    /// leaves out, and the files no stack claims.
+    ///
+    /// Exits 0 when the setup is understood, 1 when `sluiceway.yaml` or discovery has a
+    /// problem, 2 on a usage error. It reads files only; it cannot prove that previews
+    /// will work.
+    Check {
+        /// The repository's root directory.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        repo: PathBuf,
+        /// Print one JSON document (see docs/formats/check-json.md) instead of the report.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write a starter workflow (.github/workflows/deploy-dashboard.yml) and, when there
+    /// is none, a first sluiceway.yaml read from the repository's files.
+    ///
+    /// Never overwrites a file unless --force is given (and then only the workflow), and
+    /// commits nothing. It lists what it could not know.
+    Init {
+        /// The repository's root directory; it must be a git checkout.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        repo: PathBuf,
+        /// Replace an existing .github/workflows/deploy-dashboard.yml.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Print the JSON Schema of sluiceway.yaml, for editors.
+    ///
+    /// Point yaml-language-server at it with a first line such as
+    /// `# yaml-language-server: $schema=sluiceway.schema.json`.
+    Schema,
+}

@@ -1,0 +1,47 @@
+//! The `sluiceway` command: wiring, output and exit codes around the pure core.
+
+pub mod check;
+pub mod checkout;
+pub mod cli;
+pub mod init;
+pub mod printer;
+mod setup;
+
+use std::process::ExitCode;
+
+use cli::{Cli, Command};
+use printer::Printer;
+
+/// How a command ended, as documented exit codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The command did what was asked.
+    Done,
+    /// It ran and found the setup invalid, or refused to write.
+    Failed,
+}
+
+impl From<Outcome> for ExitCode {
+    fn from(outcome: Outcome) -> ExitCode {
+        match outcome {
+            Outcome::Done => ExitCode::SUCCESS,
+            Outcome::Failed => ExitCode::from(1),
+        }
+    }
+}
+
+pub fn run(cli: Cli, printer: &mut Printer) -> ExitCode {
+    let outcome = match cli.command {
+        Command::Check { repo, json } => check::run(&repo, json, printer),
+        Command::Init { repo, force } => init::run(&repo, force, printer),
+        Command::Schema => {
+            let schema = sluiceway_core::config::json_schema();
+            printer.result(&format!(
+                "{}\n",
+                serde_json::to_string_pretty(&schema).unwrap_or_default()
+            ));
+            Outcome::Done
+        }
+    };
+    outcome.into()
+}

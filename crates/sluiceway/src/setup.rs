@@ -1,0 +1,69 @@
+//! Reading a repository's setup: its configuration file and what discovery finds.
+//! `check` and `init` both start here, with the same code and messages as a scan.
+
+use sluiceway_core::config::{self, Config, ConfigProblem, KeyPath, Position};
+use sluiceway_core::discovery::{Discovery, discover};
+use sluiceway_core::repo::{FileSource, RepoFiles};
+
+use crate::checkout::Checkout;
+
+pub(crate) struct Setup {
+    pub config: Config,
+    pub files: RepoFiles,
+    pub discovery: Discovery,
+}
+
+pub(crate) enum SetupError {
+    /// The checkout could not be listed at all.
+    Unreadable(String),
+    /// The configuration or discovery is invalid.
+    Problems(Vec<ConfigProblem>),
+}
+
+/// Finds and loads `sluiceway.yaml` (or `.yml`); none means every default.
+pub(crate) fn load_config(
+    files: &RepoFiles,
+    source: &impl FileSource,
+) -> Result<Config, Vec<ConfigProblem>> {
+    let present: Vec<&str> = config::FILE_NAMES
+        .into_iter()
+        .filter(|name| files.contains(name))
+        .collect();
+    match present.as_slice() {
+        [] => Ok(Config::default()),
+        [name] => {
+            let text = source.read_text(name).ok_or_else(|| {
+                vec![ConfigProblem {
+                    file: (*name).to_owned(),
+                    position: Position { line: 1, column: 1 },
+                    key: KeyPath::default(),
+                    message: "the file could not be read as UTF-8 text".to_owned(),
+                }]
+            })?;
+            config::load(name, &text)
+        }
+        _ => Err(vec![ConfigProblem {
+            file: "sluiceway.yml".to_owned(),
+            position: Position { line: 1, column: 1 },
+            key: KeyPath::default(),
+            message: "both sluiceway.yaml and sluiceway.yml exist; keep one (sluiceway.yaml)"
+                .to_owned(),
+        }]),
+    }
+}
+
+pub(crate) fn read(checkout: &Checkout) -> Result<Setup, SetupError> {
+    let files = checkout.files().map_err(|e| {
+        SetupError::Unreadable(format!(
+            "{} could not be read: {e}",
+            checkout.root().display()
+        ))
+    })?;
+    let config = load_config(&files, checkout).map_err(SetupError::Problems)?;
+    let discovery = discover(&config, &files, checkout).map_err(SetupError::Problems)?;
+    Ok(Setup {
+        config,
+        files,
+        discovery,
+    })
+}
