@@ -507,7 +507,7 @@ fn stack_entry(
             if let Some(tool) = tool {
                 checker.problem(
                     at.key("dependsOn"),
-                    format!("`auto` reads Pulumi stack references; list the stack ids a {tool} stack waits on"),
+                    format!("`auto` reads Pulumi stack references; list the stack ids this {tool} stack waits on"),
                 );
             }
             EntryDependsOn::Auto

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use super::IgnoredStack;
-use crate::config::{Config, ConfigProblem, KeyPath, Position};
+use crate::config::{Config, ConfigProblem, EntryDependsOn, KeyPath, Position};
 use crate::stack::{Stack, StackId};
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -30,6 +30,21 @@ pub(super) fn check(
         key: KeyPath::default().key("stacks"),
         message,
     };
+    // An edge problem points at the entry that wrote the edge.
+    let edge_problem = |stack: &Stack, target: &StackId, message: String| {
+        let entry = config.entries.iter().find(|e| {
+            e.path == stack.path && matches!(&e.depends_on, Some(EntryDependsOn::Ids(ids)) if ids.iter().any(|i| i == target.as_str()))
+        });
+        match entry {
+            Some(e) => ConfigProblem {
+                file: file.to_owned(),
+                position: e.position,
+                key: KeyPath::default().key("stacks").index(e.index).key("dependsOn"),
+                message,
+            },
+            None => problem(message),
+        }
+    };
     let known: BTreeMap<&StackId, &Stack> = stacks.iter().map(|s| (&s.id, s)).collect();
     let phases = &config.settings.phases;
     let phase_index = |name: &str| phases.iter().position(|p| p == name);
@@ -39,14 +54,14 @@ pub(super) fn check(
         let from = Node::Stack(stack.id.clone());
         for target in &stack.settings.depends_on {
             if *target == stack.id {
-                problems.push(problem(format!("{} depends on itself", stack.id)));
+                problems.push(edge_problem(stack, target, format!("{} depends on itself", stack.id)));
             } else if ignored.iter().any(|i| i.id == *target) {
-                problems.push(problem(format!(
+                problems.push(edge_problem(stack, target, format!(
                     "{} depends on {target}, which `ignore` leaves out",
                     stack.id
                 )));
             } else if !known.contains_key(target) {
-                problems.push(problem(format!(
+                problems.push(edge_problem(stack, target, format!(
                     "{} depends on {target}, which is not a stack",
                     stack.id
                 )));

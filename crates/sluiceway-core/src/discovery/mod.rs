@@ -160,7 +160,7 @@ pub fn discover(
     }
 
     apply_entries(config, &mut candidates, &mut problems, &entry_problem);
-    check_duplicate_ids(&candidates, &mut problems, &file);
+    check_duplicate_ids(config, &candidates, &mut problems, &file);
 
     let ignore: Vec<(IdGlob, &crate::config::IgnoreRule)> = config
         .ignore
@@ -348,14 +348,20 @@ fn describe(entry: &StackEntry) -> String {
     }
 }
 
-fn check_duplicate_ids(stacks: &[Stack], problems: &mut Vec<ConfigProblem>, file: &str) {
+fn check_duplicate_ids(config: &Config, stacks: &[Stack], problems: &mut Vec<ConfigProblem>, file: &str) {
     let mut seen: BTreeMap<&StackId, &Stack> = BTreeMap::new();
     for stack in stacks {
         if let Some(first) = seen.get(&stack.id) {
+            // Point at the entry that gave the second id, when an entry did.
+            let entry = config.entries.iter().find(|e| match &stack.origin {
+                Origin::Declared(index) => e.index == *index,
+                _ => e.id.as_deref() == Some(stack.id.as_str()),
+            });
+            let stacks_key = KeyPath::default().key("stacks");
             problems.push(ConfigProblem {
                 file: file.to_owned(),
-                position: Position { line: 1, column: 1 },
-                key: KeyPath::default().key("stacks"),
+                position: entry.map_or(Position { line: 1, column: 1 }, |e| e.position),
+                key: entry.map_or(stacks_key.clone(), |e| stacks_key.index(e.index)),
                 message: format!(
                     "two stacks have the id {}: a {} stack ({}) and a {} stack ({}); give one an `id` or a `name`",
                     stack.id,

@@ -1,0 +1,193 @@
+//! The real binary, run as a person or a workflow runs it, on the bundled example and on
+//! broken setups. Output a person reads is pinned with snapshots.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+fn homelab() -> PathBuf {
+    workspace_root().join("examples/homelab")
+}
+
+fn sluiceway(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sluiceway")).args(args).env("NO_COLOR", "1").output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// Copies a directory tree, for tests that let the binary write.
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&target).unwrap();
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn check_reports_the_homelab_setup() {
+    let out = sluiceway(&["check", "--repo", homelab().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    insta::assert_snapshot!(text(&out.stdout));
+}
+
+#[test]
+fn check_json_is_one_document_with_every_stack() {
+    let out = sluiceway(&["check", "--repo", homelab().to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ids: Vec<&str> = doc["setup"]["stacks"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        ids,
+        [
+            "charts/grafana",
+            "k8s/cache",
+            "k8s/web",
+            "pulumi/dns:home",
+            "pulumi/monitoring:home",
+            "tofu/network",
+            "tofu/storage:home",
+            "tofu/storage:lab"
+        ]
+    );
+    insta::assert_json_snapshot!(doc);
+}
+
+/// Every case under tests/broken is a repository whose setup is wrong in a named way.
+#[test]
+fn broken_setups_name_file_line_and_key_and_exit_1() {
+    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/broken");
+    let mut names: Vec<_> = fs::read_dir(&cases).unwrap().map(|e| e.unwrap().file_name()).collect();
+    names.sort();
+    assert!(names.len() >= 10);
+    for name in names {
+        let name = name.to_str().unwrap();
+        let out = sluiceway(&["check", "--repo", cases.join(name).to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        assert!(out.stdout.is_empty(), "{name}: nothing on stdout when the setup is invalid");
+        let stderr = text(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+        insta::assert_snapshot!(format!("broken-{name}"), stderr);
+    }
+}
+
+#[test]
+fn broken_setups_in_json_say_invalid() {
+    let case = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/broken/wrong-types");
+    let out = sluiceway(&["check", "--repo", case.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["valid"], false);
+    assert_eq!(doc["problems"][0]["key"], "dashboard.pin");
+    assert_eq!(doc["problems"][0]["line"], 2);
+}
+
+#[test]
+fn a_missing_directory_fails_and_a_usage_error_exits_2() {
+    let out = sluiceway(&["check", "--repo", "/nonexistent/sluiceway-repo"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("could not be read"));
+    assert_eq!(sluiceway(&["check", "--bogus"]).status.code(), Some(2));
+    assert_eq!(sluiceway(&["scan"]).status.code(), Some(2));
+}
+
+#[test]
+fn help_teaches_the_commands() {
+    let out = sluiceway(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    insta::assert_snapshot!(text(&out.stdout));
+}
+
+/// The committed schema that editors point at is the one the binary generates.
+#[test]
+fn the_committed_schema_is_current() {
+    let out = sluiceway(&["schema"]);
+    assert_eq!(out.status.code(), Some(0));
+    let committed = fs::read_to_string(workspace_root().join("docs/sluiceway.schema.json")).unwrap();
+    assert_eq!(text(&out.stdout), committed, "run `cargo run -- schema > docs/sluiceway.schema.json`");
+}
+
+fn homelab_without_config() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&homelab(), dir.path());
+    fs::remove_file(dir.path().join("sluiceway.yaml")).unwrap();
+    fs::create_dir_all(dir.path().join(".git/refs/remotes/origin")).unwrap();
+    fs::write(dir.path().join(".git/refs/remotes/origin/HEAD"), "ref: refs/remotes/origin/trunk\n").unwrap();
+    dir
+}
+
+#[test]
+fn init_writes_a_workflow_and_a_config_that_check_accepts() {
+    let repo = homelab_without_config();
+    let path = repo.path().to_str().unwrap();
+    let out = sluiceway(&["init", "--repo", path]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    insta::assert_snapshot!("init-output", text(&out.stdout));
+    let config = fs::read_to_string(repo.path().join("sluiceway.yaml")).unwrap();
+    insta::assert_snapshot!("init-config", config);
+    let workflow = fs::read_to_string(repo.path().join(".github/workflows/deploy-dashboard.yml")).unwrap();
+    insta::assert_snapshot!("init-workflow", workflow);
+    assert!(workflow.contains("branches: [trunk]"));
+    assert!(workflow.contains("queue: max") && !workflow.contains("cancel-in-progress"));
+
+    let check = sluiceway(&["check", "--repo", path, "--json"]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check.stderr));
+}
+
+#[test]
+fn init_never_overwrites_without_force_and_force_touches_only_the_workflow() {
+    let repo = homelab_without_config();
+    let path = repo.path().to_str().unwrap();
+    assert_eq!(sluiceway(&["init", "--repo", path]).status.code(), Some(0));
+    let workflow_path = repo.path().join(".github/workflows/deploy-dashboard.yml");
+    fs::write(&workflow_path, "# mine\n").unwrap();
+    fs::write(repo.path().join("sluiceway.yaml"), "stacks: []\n").unwrap();
+
+    let again = sluiceway(&["init", "--repo", path]);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(text(&again.stderr).contains("init --force"));
+    assert_eq!(fs::read_to_string(&workflow_path).unwrap(), "# mine\n");
+
+    let forced = sluiceway(&["init", "--repo", path, "--force"]);
+    assert_eq!(forced.status.code(), Some(0), "{}", text(&forced.stderr));
+    assert!(text(&forced.stdout).starts_with("Replaced .github/workflows/deploy-dashboard.yml"));
+    assert_ne!(fs::read_to_string(&workflow_path).unwrap(), "# mine\n");
+    assert_eq!(fs::read_to_string(repo.path().join("sluiceway.yaml")).unwrap(), "stacks: []\n");
+}
+
+#[test]
+fn init_refuses_without_git_or_with_a_broken_config_and_writes_nothing() {
+    let plain = tempfile::tempdir().unwrap();
+    let out = sluiceway(&["init", "--repo", plain.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("has no .git"));
+    assert_eq!(fs::read_dir(plain.path()).unwrap().count(), 0);
+
+    let repo = homelab_without_config();
+    fs::write(repo.path().join("sluiceway.yaml"), "dashboard:\n  titel: x\n").unwrap();
+    let out = sluiceway(&["init", "--repo", repo.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("sluiceway.yaml:2:3: dashboard.titel: unknown key"));
+    assert!(!repo.path().join(".github").exists());
+}
+
+#[test]
+fn init_stops_when_another_workflow_runs_sluiceway() {
+    let repo = homelab_without_config();
+    fs::create_dir_all(repo.path().join(".github/workflows")).unwrap();
+    fs::write(repo.path().join(".github/workflows/old.yml"), "jobs:\n  x:\n    steps:\n      - uses: sluiceway/sluiceway@v0\n").unwrap();
+    let out = sluiceway(&["init", "--repo", repo.path().to_str().unwrap(), "--force"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains(".github/workflows/old.yml already runs Sluiceway"));
+    assert!(!repo.path().join("sluiceway.yaml").exists());
+}
