@@ -6,7 +6,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
 }
 
 fn homelab() -> PathBuf {
@@ -14,7 +17,11 @@ fn homelab() -> PathBuf {
 }
 
 fn sluiceway(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sluiceway")).args(args).env("NO_COLOR", "1").output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_sluiceway"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -46,7 +53,12 @@ fn check_json_is_one_document_with_every_stack() {
     let out = sluiceway(&["check", "--repo", homelab().to_str().unwrap(), "--json"]);
     assert_eq!(out.status.code(), Some(0));
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let ids: Vec<&str> = doc["setup"]["stacks"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = doc["setup"]["stacks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
     assert_eq!(
         ids,
         [
@@ -67,14 +79,20 @@ fn check_json_is_one_document_with_every_stack() {
 #[test]
 fn broken_setups_name_file_line_and_key_and_exit_1() {
     let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/broken");
-    let mut names: Vec<_> = fs::read_dir(&cases).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let mut names: Vec<_> = fs::read_dir(&cases)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     names.sort();
     assert!(names.len() >= 10);
     for name in names {
         let name = name.to_str().unwrap();
         let out = sluiceway(&["check", "--repo", cases.join(name).to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(1), "{name}");
-        assert!(out.stdout.is_empty(), "{name}: nothing on stdout when the setup is invalid");
+        assert!(
+            out.stdout.is_empty(),
+            "{name}: nothing on stdout when the setup is invalid"
+        );
         let stderr = text(&out.stderr);
         assert!(!stderr.contains("panicked"), "{name}: {stderr}");
         insta::assert_snapshot!(format!("broken-{name}"), stderr);
@@ -113,8 +131,13 @@ fn help_teaches_the_commands() {
 fn the_committed_schema_is_current() {
     let out = sluiceway(&["schema"]);
     assert_eq!(out.status.code(), Some(0));
-    let committed = fs::read_to_string(workspace_root().join("docs/sluiceway.schema.json")).unwrap();
-    assert_eq!(text(&out.stdout), committed, "run `cargo run -- schema > docs/sluiceway.schema.json`");
+    let committed =
+        fs::read_to_string(workspace_root().join("docs/sluiceway.schema.json")).unwrap();
+    assert_eq!(
+        text(&out.stdout),
+        committed,
+        "run `cargo run -- schema > docs/sluiceway.schema.json`"
+    );
 }
 
 fn homelab_without_config() -> tempfile::TempDir {
@@ -122,7 +145,11 @@ fn homelab_without_config() -> tempfile::TempDir {
     copy_tree(&homelab(), dir.path());
     fs::remove_file(dir.path().join("sluiceway.yaml")).unwrap();
     fs::create_dir_all(dir.path().join(".git/refs/remotes/origin")).unwrap();
-    fs::write(dir.path().join(".git/refs/remotes/origin/HEAD"), "ref: refs/remotes/origin/trunk\n").unwrap();
+    fs::write(
+        dir.path().join(".git/refs/remotes/origin/HEAD"),
+        "ref: refs/remotes/origin/trunk\n",
+    )
+    .unwrap();
     dir
 }
 
@@ -135,7 +162,8 @@ fn init_writes_a_workflow_and_a_config_that_check_accepts() {
     insta::assert_snapshot!("init-output", text(&out.stdout));
     let config = fs::read_to_string(repo.path().join("sluiceway.yaml")).unwrap();
     insta::assert_snapshot!("init-config", config);
-    let workflow = fs::read_to_string(repo.path().join(".github/workflows/deploy-dashboard.yml")).unwrap();
+    let workflow =
+        fs::read_to_string(repo.path().join(".github/workflows/deploy-dashboard.yml")).unwrap();
     insta::assert_snapshot!("init-workflow", workflow);
     assert!(workflow.contains("branches: [trunk]"));
     assert!(workflow.contains("queue: max") && !workflow.contains("cancel-in-progress"));
@@ -162,7 +190,10 @@ fn init_never_overwrites_without_force_and_force_touches_only_the_workflow() {
     assert_eq!(forced.status.code(), Some(0), "{}", text(&forced.stderr));
     assert!(text(&forced.stdout).starts_with("Replaced .github/workflows/deploy-dashboard.yml"));
     assert_ne!(fs::read_to_string(&workflow_path).unwrap(), "# mine\n");
-    assert_eq!(fs::read_to_string(repo.path().join("sluiceway.yaml")).unwrap(), "stacks: []\n");
+    assert_eq!(
+        fs::read_to_string(repo.path().join("sluiceway.yaml")).unwrap(),
+        "stacks: []\n"
+    );
 }
 
 #[test]
@@ -174,7 +205,11 @@ fn init_refuses_without_git_or_with_a_broken_config_and_writes_nothing() {
     assert_eq!(fs::read_dir(plain.path()).unwrap().count(), 0);
 
     let repo = homelab_without_config();
-    fs::write(repo.path().join("sluiceway.yaml"), "dashboard:\n  titel: x\n").unwrap();
+    fs::write(
+        repo.path().join("sluiceway.yaml"),
+        "dashboard:\n  titel: x\n",
+    )
+    .unwrap();
     let out = sluiceway(&["init", "--repo", repo.path().to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("sluiceway.yaml:2:3: dashboard.titel: unknown key"));
@@ -185,7 +220,11 @@ fn init_refuses_without_git_or_with_a_broken_config_and_writes_nothing() {
 fn init_stops_when_another_workflow_runs_sluiceway() {
     let repo = homelab_without_config();
     fs::create_dir_all(repo.path().join(".github/workflows")).unwrap();
-    fs::write(repo.path().join(".github/workflows/old.yml"), "jobs:\n  x:\n    steps:\n      - uses: sluiceway/sluiceway@v0\n").unwrap();
+    fs::write(
+        repo.path().join(".github/workflows/old.yml"),
+        "jobs:\n  x:\n    steps:\n      - uses: sluiceway/sluiceway@v0\n",
+    )
+    .unwrap();
     let out = sluiceway(&["init", "--repo", repo.path().to_str().unwrap(), "--force"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains(".github/workflows/old.yml already runs Sluiceway"));

@@ -39,7 +39,10 @@ pub(super) fn check(
             Some(e) => ConfigProblem {
                 file: file.to_owned(),
                 position: e.position,
-                key: KeyPath::default().key("stacks").index(e.index).key("dependsOn"),
+                key: KeyPath::default()
+                    .key("stacks")
+                    .index(e.index)
+                    .key("dependsOn"),
                 message,
             },
             None => problem(message),
@@ -54,17 +57,26 @@ pub(super) fn check(
         let from = Node::Stack(stack.id.clone());
         for target in &stack.settings.depends_on {
             if *target == stack.id {
-                problems.push(edge_problem(stack, target, format!("{} depends on itself", stack.id)));
+                problems.push(edge_problem(
+                    stack,
+                    target,
+                    format!("{} depends on itself", stack.id),
+                ));
             } else if ignored.iter().any(|i| i.id == *target) {
-                problems.push(edge_problem(stack, target, format!(
-                    "{} depends on {target}, which `ignore` leaves out",
-                    stack.id
-                )));
+                problems.push(edge_problem(
+                    stack,
+                    target,
+                    format!(
+                        "{} depends on {target}, which `ignore` leaves out",
+                        stack.id
+                    ),
+                ));
             } else if !known.contains_key(target) {
-                problems.push(edge_problem(stack, target, format!(
-                    "{} depends on {target}, which is not a stack",
-                    stack.id
-                )));
+                problems.push(edge_problem(
+                    stack,
+                    target,
+                    format!("{} depends on {target}, which is not a stack", stack.id),
+                ));
             } else {
                 edges
                     .entry(from.clone())

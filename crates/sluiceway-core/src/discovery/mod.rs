@@ -348,7 +348,12 @@ fn describe(entry: &StackEntry) -> String {
     }
 }
 
-fn check_duplicate_ids(config: &Config, stacks: &[Stack], problems: &mut Vec<ConfigProblem>, file: &str) {
+fn check_duplicate_ids(
+    config: &Config,
+    stacks: &[Stack],
+    problems: &mut Vec<ConfigProblem>,
+    file: &str,
+) {
     let mut seen: BTreeMap<&StackId, &Stack> = BTreeMap::new();
     for stack in stacks {
         if let Some(first) = seen.get(&stack.id) {
