@@ -9,7 +9,8 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     if let Err(problems) = config::load("sluiceway.yaml", text) {
         assert!(!problems.is_empty());
-        let lines = text.lines().count().max(1) + 1;
+        // YAML breaks lines at LF, CRLF and a lone CR alike.
+        let lines = text.replace("\r\n", "\n").split(['\n', '\r']).count();
         for problem in problems {
             assert!(problem.position.line >= 1 && problem.position.line <= lines, "{problem}");
             assert!(problem.position.column >= 1);

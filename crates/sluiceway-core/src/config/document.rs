@@ -117,10 +117,13 @@ impl Document {
         let docs = MarkedYamlOwned::load_from_str(text).map_err(|e| {
             let mark = e.marker();
             vec![SyntaxError {
-                position: Position {
-                    line: mark.line(),
-                    column: mark.col() + 1,
-                },
+                position: within_text(
+                    text,
+                    Position {
+                        line: mark.line(),
+                        column: mark.col() + 1,
+                    },
+                ),
                 message: e.info().to_owned(),
             }]
         })?;
@@ -207,6 +210,22 @@ impl Document {
     }
 }
 
+/// The parser reports an error found at the end of the text one line past it; a person
+/// looks for it at the end of the last line.
+fn within_text(text: &str, position: Position) -> Position {
+    // YAML breaks lines at LF, CRLF and a lone CR alike.
+    let normalised = text.replace("\r\n", "\n");
+    let lines: Vec<&str> = normalised.split(['\n', '\r']).collect();
+    if position.line <= lines.len() {
+        return position;
+    }
+    let last = lines.iter().rposition(|l| !l.is_empty()).unwrap_or(0);
+    Position {
+        line: last + 1,
+        column: lines[last].chars().count() + 1,
+    }
+}
+
 fn position_of(node: &MarkedYamlOwned) -> Position {
     Position {
         line: node.span.start.line(),
@@ -261,6 +280,12 @@ mod tests {
         assert_eq!(dup[0].position.line, 2);
         let two = Document::parse("a: 1\n---\nb: 2\n").unwrap_err();
         assert!(two[0].message.contains("more than one YAML document"));
+    }
+
+    #[test]
+    fn an_error_at_the_end_points_at_the_last_line() {
+        let errors = Document::parse("a:\n  - b:\nl .e ").unwrap_err();
+        assert!(errors[0].position.line <= 3, "{:?}", errors[0]);
     }
 
     #[test]
