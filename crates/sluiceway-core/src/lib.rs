@@ -7,9 +7,13 @@
 
 pub mod claim;
 pub mod config;
+pub mod diff;
 pub mod discovery;
+pub mod failure;
 pub mod glob;
 pub mod init;
 pub mod named;
+pub mod property_path;
 pub mod repo;
+pub mod runner;
 pub mod stack;

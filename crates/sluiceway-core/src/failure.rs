@@ -1,0 +1,78 @@
+//! Failure reasons: a fixed list of Sluiceway's own sentences.
+//!
+//! A tool's words stay in the job log. Everything that leaves a job (the dashboard, a
+//! record, a result file) names a failure with one of these, filled in only with
+//! Sluiceway's own facts (an exit code, a limit). Reasons are picked from exit codes,
+//! never from what the tool printed.
+
+use std::fmt;
+
+/// Why a preview, drift check, tool diff or deploy did not give a result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FailureReason {
+    /// The tool ran and exited with a code that has no meaning of its own; `None` when it
+    /// could not be started at all.
+    ToolError {
+        exit_code: Option<i32>,
+    },
+    TimedOut {
+        minutes: u32,
+    },
+    UnreadableOutput,
+    UnknownStep,
+    OutputTooLarge,
+    /// A deploy refused because what would go out is not what was previewed.
+    ChangedSincePreview,
+}
+
+impl fmt::Display for FailureReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FailureReason::ToolError {
+                exit_code: Some(code),
+            } => {
+                write!(f, "the tool exited with an error (exit code {code})")
+            }
+            FailureReason::ToolError { exit_code: None } => {
+                f.write_str("the tool could not be started")
+            }
+            FailureReason::TimedOut { minutes } => {
+                write!(f, "the preview timed out after {minutes} minutes")
+            }
+            FailureReason::UnreadableOutput => f.write_str("the tool's output could not be read"),
+            FailureReason::UnknownStep => {
+                f.write_str("the tool reported a step Sluiceway does not know")
+            }
+            FailureReason::OutputTooLarge => {
+                f.write_str("the tool printed more than the 128 MiB Sluiceway holds")
+            }
+            FailureReason::ChangedSincePreview => f.write_str(
+                "what would be deployed changed after its preview; nothing was deployed",
+            ),
+        }
+    }
+}
+
+/// A failure: the reason, and detail lines that name a place (a line, an object number)
+/// and what was expected there, never what was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub reason: FailureReason,
+    pub detail: Vec<String>,
+}
+
+impl Failure {
+    pub fn new(reason: FailureReason) -> Failure {
+        Failure {
+            reason,
+            detail: Vec::new(),
+        }
+    }
+
+    pub fn with_detail(reason: FailureReason, detail: impl Into<String>) -> Failure {
+        Failure {
+            reason,
+            detail: vec![detail.into()],
+        }
+    }
+}

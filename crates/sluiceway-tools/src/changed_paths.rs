@@ -1,0 +1,133 @@
+//! Which property paths differ between the two sides of a resource.
+//!
+//! Both sides are compared in memory and only paths come out. A subtree marked as
+//! sensitive is compared whole and reported at its own path, so no key under it (which
+//! might itself say something) leaves.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+use sluiceway_core::property_path::PropertyPath;
+
+/// Every leaf path whose value differs between `before` and `after`. A missing key and
+/// `null` are the same; a subtree that exists on one side only yields its leaves.
+pub fn changed_paths(
+    before: &Value,
+    after: &Value,
+    is_sensitive: &dyn Fn(&PropertyPath) -> bool,
+) -> Vec<PropertyPath> {
+    let mut found = Vec::new();
+    walk(
+        Some(before),
+        Some(after),
+        &PropertyPath::root(),
+        is_sensitive,
+        &mut found,
+    );
+    found
+}
+
+fn walk(
+    before: Option<&Value>,
+    after: Option<&Value>,
+    at: &PropertyPath,
+    is_sensitive: &dyn Fn(&PropertyPath) -> bool,
+    found: &mut Vec<PropertyPath>,
+) {
+    let before = before.filter(|v| !v.is_null());
+    let after = after.filter(|v| !v.is_null());
+    if !at.is_root() && is_sensitive(at) {
+        if before != after {
+            found.push(at.clone());
+        }
+        return;
+    }
+    match (before, after) {
+        (None, None) => {}
+        (Some(Value::Object(b)), Some(Value::Object(a))) => {
+            let keys: BTreeSet<&String> = b.keys().chain(a.keys()).collect();
+            for key in keys {
+                walk(b.get(key), a.get(key), &at.field(key), is_sensitive, found);
+            }
+        }
+        (Some(Value::Array(b)), Some(Value::Array(a))) => {
+            for i in 0..b.len().max(a.len()) {
+                walk(b.get(i), a.get(i), &at.index(i), is_sensitive, found);
+            }
+        }
+        (Some(Value::Object(only)), None) | (None, Some(Value::Object(only))) => {
+            for (key, value) in only {
+                let (b, a) = if before.is_some() {
+                    (Some(value), None)
+                } else {
+                    (None, Some(value))
+                };
+                walk(b, a, &at.field(key), is_sensitive, found);
+            }
+        }
+        (Some(Value::Array(only)), None) | (None, Some(Value::Array(only))) => {
+            for (i, value) in only.iter().enumerate() {
+                let (b, a) = if before.is_some() {
+                    (Some(value), None)
+                } else {
+                    (None, Some(value))
+                };
+                walk(b, a, &at.index(i), is_sensitive, found);
+            }
+        }
+        (b, a) if b == a => {}
+        _ => found.push(at.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn paths(before: Value, after: Value, sensitive: &[&str]) -> Vec<String> {
+        let sensitive: Vec<String> = sensitive.iter().map(|s| (*s).to_owned()).collect();
+        changed_paths(&before, &after, &|p| sensitive.contains(&p.to_string()))
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn leaves_that_differ() {
+        let before = json!({"spec": {"replicas": 1, "template": {"containers": [{"image": "a", "name": "web"}]}}});
+        let after = json!({"spec": {"replicas": 2, "template": {"containers": [{"image": "b", "name": "web"}]}}});
+        assert_eq!(
+            paths(before, after, &[]),
+            ["spec.replicas", "spec.template.containers[0].image"]
+        );
+    }
+
+    #[test]
+    fn added_subtrees_give_their_leaves_and_null_equals_missing() {
+        let before = json!({"metadata": {"name": "x", "labels": null}});
+        let after = json!({"metadata": {"name": "x", "labels": {"app.kubernetes.io/name": "web"}}, "extra": {}});
+        assert_eq!(
+            paths(before, after, &[]),
+            ["metadata.labels[\"app.kubernetes.io/name\"]"]
+        );
+        assert!(paths(json!({"a": null}), json!({}), &[]).is_empty());
+    }
+
+    #[test]
+    fn a_sensitive_subtree_is_one_path() {
+        let before = json!({"data": {"password": "b2xk"}, "type": "Opaque"});
+        let after = json!({"data": {"password": "bmV3", "token": "dA=="}, "type": "Opaque"});
+        assert_eq!(paths(before.clone(), after, &["data"]), ["data"]);
+        assert!(paths(before.clone(), before, &["data"]).is_empty());
+    }
+
+    #[test]
+    fn a_list_that_grows_and_a_type_that_changes() {
+        assert_eq!(
+            paths(json!({"a": [1]}), json!({"a": [1, 2]}), &[]),
+            ["a[1]"]
+        );
+        assert_eq!(paths(json!({"a": "x"}), json!({"a": ["x"]}), &[]), ["a"]);
+    }
+}

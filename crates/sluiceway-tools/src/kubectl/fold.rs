@@ -1,0 +1,237 @@
+//! Folding object pairs into changes.
+//!
+//! Fields the API server owns (status, and the bookkeeping under metadata) are left out
+//! before comparing: a dry run bumps `generation` on every spec change, and a controller
+//! writes status whenever it likes. A Secret's `data` and `stringData` are compared whole
+//! and reported as that one path.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+use sluiceway_core::diff::{Change, Op, code_unit_order};
+use sluiceway_core::property_path::PropertyPath;
+
+use super::hunks::ObjectPair;
+use super::objects::{Identity, read_side};
+use crate::changed_paths::changed_paths;
+
+/// The metadata fields the server writes.
+const SERVER_METADATA: [&str; 6] = [
+    "generation",
+    "resourceVersion",
+    "uid",
+    "creationTimestamp",
+    "managedFields",
+    "selfLink",
+];
+
+/// A pair that could not be folded: the object's number (1-based) and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoldError {
+    pub object: usize,
+    pub expected: &'static str,
+}
+
+impl std::fmt::Display for FoldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "The tool's output, at object {}: expected {}.",
+            self.object, self.expected
+        )
+    }
+}
+
+/// A pair read into objects, before folding.
+#[derive(Debug, Clone)]
+pub struct ReadPair {
+    pub identity: Identity,
+    pub live: Option<Value>,
+    pub merged: Option<Value>,
+}
+
+/// Reads every pair into objects with an identity, refusing duplicates.
+pub fn read_pairs(pairs: &[ObjectPair]) -> Result<Vec<ReadPair>, FoldError> {
+    let mut read = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (i, pair) in pairs.iter().enumerate() {
+        let object = i + 1;
+        let side = |text: &str| {
+            read_side(text).map_err(|()| FoldError {
+                object,
+                expected: "one YAML object on each side",
+            })
+        };
+        let (live, merged) = (side(&pair.live)?, side(&pair.merged)?);
+        let Some(identity) = merged.as_ref().or(live.as_ref()).and_then(Identity::of) else {
+            if live.is_none() && merged.is_none() {
+                return Err(FoldError {
+                    object,
+                    expected: "an object on at least one side",
+                });
+            }
+            return Err(FoldError {
+                object,
+                expected: "an object with apiVersion, kind and metadata.name",
+            });
+        };
+        if !seen.insert(identity.address()) {
+            return Err(FoldError {
+                object,
+                expected: "each object once",
+            });
+        }
+        read.push(ReadPair {
+            identity,
+            live,
+            merged,
+        });
+    }
+    Ok(read)
+}
+
+/// The changes the pairs make, sorted by address. `skip` leaves out an object that is
+/// Sluiceway's own (the inventory).
+pub fn fold(pairs: &[ReadPair], skip: &dyn Fn(&Identity) -> bool) -> Vec<Change> {
+    let mut changes: Vec<Change> = pairs
+        .iter()
+        .filter(|pair| !skip(&pair.identity))
+        .filter_map(|pair| {
+            let id = &pair.identity;
+            let change = |op| Change::new(id.address(), id.kind.clone(), id.display_name(), op);
+            match (&pair.live, &pair.merged) {
+                (None, Some(_)) => Some(change(Op::Create)),
+                (Some(_), None) => Some(change(Op::Delete)),
+                (Some(live), Some(merged)) => {
+                    let keys = changed_keys(id, live, merged);
+                    (!keys.is_empty()).then(|| Change {
+                        changed_keys: keys,
+                        ..change(Op::Update)
+                    })
+                }
+                (None, None) => None,
+            }
+        })
+        .collect();
+    changes.sort_by(|a, b| code_unit_order(&a.address, &b.address));
+    changes
+}
+
+/// The changed paths of an object on both sides, server fields left out.
+pub fn changed_keys(identity: &Identity, live: &Value, merged: &Value) -> Vec<String> {
+    changed_property_paths(identity, live, merged)
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+}
+
+pub fn changed_property_paths(
+    identity: &Identity,
+    live: &Value,
+    merged: &Value,
+) -> Vec<PropertyPath> {
+    let is_secret = identity.is_core("Secret");
+    let sensitive = |path: &PropertyPath| {
+        is_secret && matches!(path.to_string().as_str(), "data" | "stringData")
+    };
+    changed_paths(
+        &without_server_fields(live),
+        &without_server_fields(merged),
+        &sensitive,
+    )
+}
+
+fn without_server_fields(object: &Value) -> Value {
+    let mut object = object.clone();
+    if let Some(map) = object.as_object_mut() {
+        map.remove("status");
+        if let Some(Value::Object(metadata)) = map.get_mut("metadata") {
+            for field in SERVER_METADATA {
+                metadata.remove(field);
+            }
+        }
+    }
+    object
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pair(live: &str, merged: &str) -> ObjectPair {
+        ObjectPair {
+            live: live.into(),
+            merged: merged.into(),
+        }
+    }
+
+    const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\n  generation: 1\n  resourceVersion: \"5\"\nspec:\n  replicas: 1\nstatus:\n  replicas: 1\n";
+
+    #[test]
+    fn server_fields_alone_are_no_change() {
+        let merged = DEPLOYMENT
+            .replace("generation: 1", "generation: 2")
+            .replace("\"5\"", "\"9\"")
+            .replace("status:\n  replicas: 1", "status:\n  replicas: 3");
+        let read = read_pairs(&[pair(DEPLOYMENT, &merged)]).unwrap();
+        assert!(fold(&read, &|_| false).is_empty());
+    }
+
+    #[test]
+    fn updates_creates_and_secrets() {
+        let merged = DEPLOYMENT.replace("replicas: 1\nstatus", "replicas: 2\nstatus");
+        let secret_live = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: creds\n  namespace: shop\ndata:\n  password: '*** (before)'\n";
+        let secret_merged = secret_live.replace("before", "after");
+        let read = read_pairs(&[
+            pair(DEPLOYMENT, &merged),
+            pair(
+                "null\n",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: new\n",
+            ),
+            pair(secret_live, &secret_merged),
+        ])
+        .unwrap();
+        let changes = fold(&read, &|_| false);
+        let summary: Vec<(String, &str, Vec<String>)> = changes
+            .iter()
+            .map(|c| (c.address.clone(), c.op.name(), c.changed_keys.clone()))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                ("ConfigMap/new".to_owned(), "create", vec![]),
+                (
+                    "Deployment.apps/shop/web".to_owned(),
+                    "update",
+                    vec!["spec.replicas".to_owned()]
+                ),
+                (
+                    "Secret/shop/creds".to_owned(),
+                    "update",
+                    vec!["data".to_owned()]
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_pairs_name_the_object() {
+        assert_eq!(
+            read_pairs(&[pair("- a\n", "")]).unwrap_err(),
+            FoldError {
+                object: 1,
+                expected: "one YAML object on each side"
+            }
+        );
+        assert_eq!(
+            read_pairs(&[pair(DEPLOYMENT, DEPLOYMENT), pair(DEPLOYMENT, DEPLOYMENT)])
+                .unwrap_err()
+                .object,
+            2
+        );
+        assert_eq!(
+            read_pairs(&[pair("", "a: 1\n")]).unwrap_err().expected,
+            "an object with apiVersion, kind and metadata.name"
+        );
+    }
+}

@@ -1,0 +1,13 @@
+//! Sluiceway's edge to the tools.
+//!
+//! One process runner ([`process::SystemRunner`]) runs every tool; recordings of real
+//! runs ([`recording`]) and their [`replay`] stand in for it in tests. Each tool has one
+//! adapter module; an adapter turns what its tool printed into a
+//! [`Diff`](sluiceway_core::diff::Diff) and never lets a value out.
+
+pub mod changed_paths;
+pub mod kubectl;
+pub mod process;
+pub mod recording;
+pub mod replay;
+pub mod tool_log;
