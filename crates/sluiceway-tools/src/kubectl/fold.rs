@@ -57,7 +57,7 @@ pub fn read_pairs(pairs: &[ObjectPair]) -> Result<Vec<ReadPair>, FoldError> {
     for (i, pair) in pairs.iter().enumerate() {
         let object = i + 1;
         let side = |text: &str| {
-            read_side(text).map_err(|()| FoldError {
+            read_side(text).map_err(|_| FoldError {
                 object,
                 expected: "one YAML object on each side",
             })

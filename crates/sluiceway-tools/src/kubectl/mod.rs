@@ -347,7 +347,7 @@ fn render(stack: &Stack, ctx: &Context<'_>, log: &mut ToolLog) -> Result<Rendere
             ))
         })?;
     let objects = objects::read_stream(&manifests)
-        .map_err(|()| unreadable("The rendered set: expected YAML documents."))?;
+        .map_err(|_| unreadable("The rendered set: expected YAML documents."))?;
     let in_set: Vec<Listing> = objects.iter().filter_map(Listing::of).collect();
     let candidates: Vec<Listing> = live_inventory
         .iter()
@@ -384,7 +384,7 @@ fn render(stack: &Stack, ctx: &Context<'_>, log: &mut ToolLog) -> Result<Rendere
         let live = if text.trim().is_empty() {
             Vec::new()
         } else {
-            objects::read_stream(&text).map_err(|()| {
+            objects::read_stream(&text).map_err(|_| {
                 unreadable("The objects to prune: expected the cluster's objects as JSON.")
             })?
         };

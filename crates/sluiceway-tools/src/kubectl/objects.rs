@@ -4,22 +4,28 @@
 use saphyr::{LoadableYamlNode, Scalar, Yaml};
 use serde_json::{Map, Number, Value};
 
+/// Text that is not the YAML the step expects; it says nothing more, so nothing of the
+/// text can travel with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("not the expected YAML")]
+pub struct NotYaml;
+
 /// Reads one side of a pair: `None` for an absent object (empty text, or the single line
 /// `null` kubectl prints for a Secret that does not exist yet). `Err` when the text is
 /// not exactly one mapping.
-pub fn read_side(text: &str) -> Result<Option<Value>, ()> {
-    let docs = Yaml::load_from_str(text).map_err(|_| ())?;
+pub fn read_side(text: &str) -> Result<Option<Value>, NotYaml> {
+    let docs = Yaml::load_from_str(text).map_err(|_| NotYaml)?;
     match docs.as_slice() {
         [] => Ok(None),
         [single] if single.is_null() => Ok(None),
         [single @ Yaml::Mapping(_)] => Ok(Some(to_json(single)?)),
-        _ => Err(()),
+        _ => Err(NotYaml),
     }
 }
 
 /// Every document of a YAML stream, `List` items expanded; empty documents skipped.
-pub fn read_stream(text: &str) -> Result<Vec<Value>, ()> {
-    let docs = Yaml::load_from_str(text).map_err(|_| ())?;
+pub fn read_stream(text: &str) -> Result<Vec<Value>, NotYaml> {
+    let docs = Yaml::load_from_str(text).map_err(|_| NotYaml)?;
     let mut objects = Vec::new();
     for doc in docs.iter().filter(|d| !d.is_null()) {
         let value = to_json(doc)?;
@@ -38,7 +44,7 @@ pub fn read_stream(text: &str) -> Result<Vec<Value>, ()> {
     Ok(objects)
 }
 
-fn to_json(node: &Yaml) -> Result<Value, ()> {
+fn to_json(node: &Yaml) -> Result<Value, NotYaml> {
     Ok(match node {
         Yaml::Value(Scalar::Null) => Value::Null,
         Yaml::Value(Scalar::Boolean(b)) => Value::Bool(*b),
@@ -55,7 +61,7 @@ fn to_json(node: &Yaml) -> Result<Value, ()> {
                     Yaml::Value(Scalar::String(s)) => s.to_string(),
                     Yaml::Value(Scalar::Integer(n)) => n.to_string(),
                     Yaml::Value(Scalar::Boolean(b)) => b.to_string(),
-                    _ => return Err(()),
+                    _ => return Err(NotYaml),
                 };
                 map.insert(key, to_json(value)?);
             }
@@ -63,7 +69,7 @@ fn to_json(node: &Yaml) -> Result<Value, ()> {
         }
         Yaml::Tagged(_, inner) => to_json(inner)?,
         Yaml::Representation(text, ..) => Value::String(text.to_string()),
-        Yaml::Alias(_) | Yaml::BadValue => return Err(()),
+        Yaml::Alias(_) | Yaml::BadValue => return Err(NotYaml),
     })
 }
 

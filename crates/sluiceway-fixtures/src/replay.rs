@@ -1,0 +1,492 @@
+//! Replaying a recorded scenario through an adapter.
+//!
+//! From each recorded command the replay works out what the adapter was asked to do (a
+//! preview, a drift check, the tool diff, a deploy, the version check), which stack (its
+//! directory from the command's `cwd`) and which options (from its flags), then asks the
+//! adapter to do exactly that against a runner that answers from the recording. Every
+//! call must match a recorded command, and every recorded command must be asked for.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Serialize;
+use sluiceway_core::diff::{Change, Diff};
+use sluiceway_core::failure::Failure;
+use sluiceway_core::stack::StackId;
+use sluiceway_tools::kubectl::{self, rendered_set::RenderedSet};
+use sluiceway_tools::recording::{RecordedCommand, RecordingError, Scenario};
+use sluiceway_tools::replay::{Placeholder, Replay};
+use thiserror::Error;
+
+/// What the replay document says, one entry per adapter operation.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub scenario: String,
+    pub steps: Vec<Step>,
+    /// Everything else the adapter produced, for tests that hold it to the value rule;
+    /// never printed.
+    #[serde(skip)]
+    pub produced: Produced,
+}
+
+/// What an adapter produced besides its diffs: its job-log lines, the hash inputs, and
+/// the tool diff text (which may hold values, and goes only to the job log).
+#[derive(Debug, Clone, Default)]
+pub struct Produced {
+    pub log_lines: Vec<String>,
+    pub hash_inputs: Vec<String>,
+    pub tool_diffs: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Step {
+    /// The recorded id of the command that carried the operation.
+    pub command: String,
+    pub operation: Operation,
+    #[serde(flatten)]
+    pub outcome: StepOutcome,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Operation {
+    Preview,
+    Drift,
+    ToolDiff,
+    Deploy,
+    Version,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum StepOutcome {
+    Diff {
+        diff: DiffJson,
+        hash: String,
+    },
+    ToolDiff {
+        #[serde(rename = "toolDiffLines")]
+        lines: usize,
+    },
+    Deployed {
+        deployed: bool,
+    },
+    Version {
+        version: String,
+    },
+    Failure {
+        failure: FailureJson,
+    },
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DiffJson {
+    pub changes: Vec<ChangeJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drift: Option<Vec<ChangeJson>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangeJson {
+    pub address: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub name: String,
+    pub op: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tracking: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous_address: Option<String>,
+    pub changed_keys: Vec<String>,
+    pub replace_keys: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FailureJson {
+    pub reason: String,
+    pub detail: Vec<String>,
+}
+
+impl From<&Change> for ChangeJson {
+    fn from(c: &Change) -> ChangeJson {
+        ChangeJson {
+            address: c.address.clone(),
+            kind: c.kind.clone(),
+            name: c.name.clone(),
+            op: c.op.name().to_owned(),
+            tracking: c.tracking.map(|t| t.name().to_owned()),
+            previous_address: c.previous_address.clone(),
+            changed_keys: c.changed_keys.clone(),
+            replace_keys: c.replace_keys.clone(),
+        }
+    }
+}
+
+fn diff_outcome(diff: &Diff, produced: &mut Produced) -> StepOutcome {
+    produced.hash_inputs.push(diff.canonical_json());
+    StepOutcome::Diff {
+        diff: DiffJson {
+            changes: diff.changes.iter().map(ChangeJson::from).collect(),
+            drift: diff
+                .drift
+                .as_ref()
+                .map(|d| d.iter().map(ChangeJson::from).collect()),
+        },
+        hash: diff.hash(),
+    }
+}
+
+fn failure_outcome(failure: &Failure) -> StepOutcome {
+    StepOutcome::Failure {
+        failure: FailureJson {
+            reason: failure.reason.to_string(),
+            detail: failure.detail.clone(),
+        },
+    }
+}
+
+#[derive(Debug, Error)]
+pub enum ReplayError {
+    #[error(transparent)]
+    Recording(#[from] RecordingError),
+    #[error("{scenario}: command {command} is not a kubectl command this replay knows ({what})")]
+    UnknownCommand {
+        scenario: String,
+        command: String,
+        what: String,
+    },
+    #[error("{scenario}: the adapter asked for a command the recording does not hold:\n  {}", misses.join("\n  "))]
+    Unrecorded {
+        scenario: String,
+        misses: Vec<String>,
+    },
+    #[error(
+        "{scenario}: the recording holds commands the adapter never asked for: {}. Is --example the project the recording was made from?",
+        unused.join(", ")
+    )]
+    Unused {
+        scenario: String,
+        unused: Vec<String>,
+    },
+    #[error("{scenario}: command {command} deploys, but no preview of its stack came before it")]
+    DeployWithoutPreview { scenario: String, command: String },
+    #[error("{scenario}: a private directory for rendered sets could not be made: {source}")]
+    Scratch {
+        scenario: String,
+        source: std::io::Error,
+    },
+}
+
+/// The tools the replay knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Tool {
+    Kubectl,
+}
+
+/// One adapter operation, worked out from the recorded commands.
+struct Planned {
+    operation: Operation,
+    command: RecordedCommand,
+    /// Preludes (render, inventory and live reads) seen before the main command.
+    prunes: bool,
+}
+
+/// What kind of kubectl command a recorded one is.
+enum KubectlCommand {
+    Prelude { inventory: bool },
+    Main(Operation),
+    DeployFollowUp,
+}
+
+fn classify(command: &RecordedCommand, label: &str) -> Result<KubectlCommand, ReplayError> {
+    let args: Vec<&str> = command.argv.iter().map(String::as_str).collect();
+    let unknown = |what: &str| ReplayError::UnknownCommand {
+        scenario: label.to_owned(),
+        command: command.id.clone(),
+        what: what.to_owned(),
+    };
+    match args.as_slice() {
+        ["kubectl", "version", ..] => Ok(KubectlCommand::Main(Operation::Version)),
+        ["kubectl", "kustomize", ..] => Ok(KubectlCommand::Prelude { inventory: false }),
+        ["kubectl", "get", "configmap", ..] => Ok(KubectlCommand::Prelude { inventory: true }),
+        ["kubectl", "get", ..] => Ok(KubectlCommand::Prelude { inventory: false }),
+        ["kubectl", "diff", rest @ ..] => Ok(KubectlCommand::Main(
+            if !command.env.contains_key(kubectl::EXTERNAL_DIFF_VAR) {
+                Operation::ToolDiff
+            } else if rest.contains(&"--show-managed-fields") {
+                Operation::Drift
+            } else {
+                Operation::Preview
+            },
+        )),
+        ["kubectl", "apply", ..] => Ok(KubectlCommand::Main(Operation::Deploy)),
+        ["kubectl", "delete", ..] => Ok(KubectlCommand::DeployFollowUp),
+        [first, ..] => Err(unknown(first)),
+        [] => Err(unknown("an empty command line")),
+    }
+}
+
+fn plan(scenario: &Scenario) -> Result<Vec<Planned>, ReplayError> {
+    let mut planned = Vec::new();
+    let mut pending: Option<(RecordedCommand, bool)> = None;
+    for command in &scenario.recording.commands {
+        match classify(command, &scenario.label)? {
+            KubectlCommand::Prelude { inventory } => {
+                let prunes = inventory || pending.as_ref().is_some_and(|(_, p)| *p);
+                pending = Some((command.clone(), prunes));
+            }
+            KubectlCommand::Main(operation) => {
+                let prunes = pending.take().is_some_and(|(_, p)| p);
+                planned.push(Planned {
+                    operation,
+                    command: command.clone(),
+                    prunes,
+                });
+            }
+            KubectlCommand::DeployFollowUp => {}
+        }
+    }
+    // A render that failed leaves preludes with no main command: that was a preview.
+    if let Some((command, prunes)) = pending {
+        planned.push(Planned {
+            operation: Operation::Preview,
+            command,
+            prunes,
+        });
+    }
+    Ok(planned)
+}
+
+/// The stack a command was run for: its directory, and its options read off the flags.
+fn stack_of(command: &RecordedCommand, example: &Path, prunes: bool) -> kubectl::Stack {
+    let flag = |name: &str| {
+        command
+            .argv
+            .iter()
+            .find_map(|a| a.strip_prefix(name).map(str::to_owned))
+    };
+    let options = kubectl::Options {
+        context: flag("--context="),
+        namespace: flag("--namespace="),
+        recursive: false,
+        prune: prunes,
+        force_conflicts: command.argv.iter().any(|a| a == "--force-conflicts"),
+        field_manager: flag("--field-manager="),
+    };
+    let dir = if command.cwd == "." {
+        example.to_owned()
+    } else {
+        example.join(&command.cwd)
+    };
+    kubectl::Stack {
+        id: StackId::derive(&command.cwd, None),
+        dir,
+        options,
+    }
+}
+
+/// Replays `scenario_dir` through the adapter of `tool`, with `example` as the project.
+pub fn replay(tool: Tool, example: &Path, scenario_dir: &Path) -> Result<Report, ReplayError> {
+    let Tool::Kubectl = tool;
+    let scenario = Scenario::load(scenario_dir)?;
+    let planned = plan(&scenario)?;
+    let runner = Replay::new(
+        &scenario,
+        example,
+        vec![
+            Placeholder {
+                token: "{plan}",
+                file_name: kubectl::rendered_set::SET_FILE,
+            },
+            Placeholder {
+                token: "{prune}",
+                file_name: kubectl::rendered_set::PRUNE_FILE,
+            },
+        ],
+        vec![kubectl::EXTERNAL_DIFF_VAR],
+    );
+    let scratch = tempfile::tempdir().map_err(|source| ReplayError::Scratch {
+        scenario: scenario.label.clone(),
+        source,
+    })?;
+    let env = BTreeMap::new();
+    let ctx = kubectl::Context {
+        runner: &runner,
+        env: &env,
+        repository: "",
+        scratch: scratch.path(),
+        time_limit: Duration::from_secs(600),
+    };
+    let mut kept: BTreeMap<PathBuf, RenderedSet> = BTreeMap::new();
+    let mut last_diff: BTreeMap<PathBuf, Diff> = BTreeMap::new();
+    let mut steps = Vec::new();
+    let mut produced = Produced::default();
+    for step in planned {
+        let stack = stack_of(&step.command, example, step.prunes);
+        let outcome = match step.operation {
+            Operation::Version => match kubectl::check_version(&ctx, example) {
+                Ok(version) => StepOutcome::Version {
+                    version: version.to_string(),
+                },
+                Err(e) => StepOutcome::Failure {
+                    failure: FailureJson {
+                        reason: e.to_string(),
+                        detail: Vec::new(),
+                    },
+                },
+            },
+            Operation::Preview => {
+                let preview = kubectl::preview(&stack, &ctx, true);
+                produced
+                    .log_lines
+                    .extend(preview.log.job_log_lines().iter().cloned());
+                match preview.result {
+                    Ok(previewed) => {
+                        let outcome = diff_outcome(&previewed.diff, &mut produced);
+                        last_diff.insert(stack.dir.clone(), previewed.diff);
+                        if let Some(set) = previewed.set {
+                            kept.insert(stack.dir.clone(), set);
+                        }
+                        outcome
+                    }
+                    Err(failure) => failure_outcome(&failure),
+                }
+            }
+            Operation::Drift => match kubectl::detect_drift(&stack, &ctx).map(|d| {
+                produced
+                    .log_lines
+                    .extend(d.log.job_log_lines().iter().cloned());
+                d.result
+            }) {
+                Some(Ok(drift)) => {
+                    let changes = last_diff
+                        .get(&stack.dir)
+                        .map(|d| d.changes.clone())
+                        .unwrap_or_default();
+                    diff_outcome(
+                        &Diff {
+                            stack: stack.id.clone(),
+                            changes,
+                            drift: Some(drift),
+                        },
+                        &mut produced,
+                    )
+                }
+                Some(Err(failure)) => failure_outcome(&failure),
+                None => StepOutcome::Failure {
+                    failure: FailureJson {
+                        reason: "this stack has no drift check".to_owned(),
+                        detail: Vec::new(),
+                    },
+                },
+            },
+            Operation::ToolDiff => {
+                let kubectl::ToolDiff { result, log } = kubectl::tool_diff(&stack, &ctx);
+                produced
+                    .log_lines
+                    .extend(log.job_log_lines().iter().cloned());
+                match result {
+                    Ok(text) => {
+                        produced.tool_diffs.push(text.job_log_text().to_owned());
+                        StepOutcome::ToolDiff {
+                            lines: text.job_log_text().lines().count(),
+                        }
+                    }
+                    Err(failure) => failure_outcome(&failure),
+                }
+            }
+            Operation::Deploy => {
+                let Some(set) = kept.remove(&stack.dir) else {
+                    return Err(ReplayError::DeployWithoutPreview {
+                        scenario: scenario.label.clone(),
+                        command: step.command.id.clone(),
+                    });
+                };
+                let deploy = kubectl::deploy(&stack, &ctx, &set);
+                produced
+                    .log_lines
+                    .extend(deploy.log.job_log_lines().iter().cloned());
+                match deploy.result {
+                    Ok(()) => StepOutcome::Deployed { deployed: true },
+                    Err(failure) => failure_outcome(&failure),
+                }
+            }
+        };
+        steps.push(Step {
+            command: step.command.id.clone(),
+            operation: step.operation,
+            outcome,
+        });
+    }
+    let misses = runner.misses();
+    if !misses.is_empty() {
+        return Err(ReplayError::Unrecorded {
+            scenario: scenario.label,
+            misses,
+        });
+    }
+    let unused = runner.unused();
+    if !unused.is_empty() {
+        return Err(ReplayError::Unused {
+            scenario: scenario.label,
+            unused,
+        });
+    }
+    Ok(Report {
+        scenario: scenario.recording.scenario,
+        steps,
+        produced,
+    })
+}
+
+/// The report a person reads.
+pub fn text(report: &Report) -> String {
+    let mut out = format!("{}\n", report.scenario);
+    for step in &report.steps {
+        let operation = serde_json::to_value(step.operation)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        out.push_str(&format!("  {} ({operation}): ", step.command));
+        match &step.outcome {
+            StepOutcome::Diff { diff, hash } => {
+                let drift = diff.drift.as_deref().unwrap_or_default();
+                out.push_str(&format!(
+                    "{} changes, {} drifted, hash {hash}\n",
+                    diff.changes.len(),
+                    drift.len()
+                ));
+                for (label, change) in diff
+                    .changes
+                    .iter()
+                    .map(|c| ("", c))
+                    .chain(drift.iter().map(|c| ("drift ", c)))
+                {
+                    let keys = if change.changed_keys.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" [{}]", change.changed_keys.join(", "))
+                    };
+                    out.push_str(&format!(
+                        "    {label}{} {}{keys}\n",
+                        change.op, change.address
+                    ));
+                }
+            }
+            StepOutcome::ToolDiff { lines } => {
+                out.push_str(&format!("{lines} lines for the job log\n"))
+            }
+            StepOutcome::Deployed { .. } => out.push_str("deployed\n"),
+            StepOutcome::Version { version } => out.push_str(&format!("{version}\n")),
+            StepOutcome::Failure { failure } => {
+                out.push_str(&format!("failed: {}\n", failure.reason));
+                for line in &failure.detail {
+                    out.push_str(&format!("    {line}\n"));
+                }
+            }
+        }
+    }
+    out
+}
