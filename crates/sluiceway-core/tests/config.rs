@@ -97,3 +97,34 @@ proptest! {
         }
     }
 }
+
+/// Inputs the fuzzer once broke the loader with, kept as regressions (fuzz/regressions).
+#[test]
+fn fuzzer_finds_stay_fixed() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if !path
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with("config_loader-")
+        {
+            continue;
+        }
+        let text = String::from_utf8(std::fs::read(&path).unwrap()).unwrap();
+        let lines = text.replace("\r\n", "\n").split(['\n', '\r']).count();
+        let problems = config::load("sluiceway.yaml", &text).unwrap_err();
+        for problem in problems {
+            assert!(
+                problem.position.line <= lines,
+                "{}: {problem}",
+                path.display()
+            );
+        }
+        seen += 1;
+    }
+    assert!(seen >= 3);
+}

@@ -4,7 +4,10 @@
 //! this repository (`../shared/conformance/kubectl`); without it these tests say so and
 //! pass nothing off as checked.
 
-#![allow(clippy::print_stderr, reason = "a skipped corpus is announced on stderr")]
+#![allow(
+    clippy::print_stderr,
+    reason = "a skipped corpus is announced on stderr"
+)]
 
 use std::fs;
 use std::path::{Path, PathBuf};

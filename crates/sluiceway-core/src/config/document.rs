@@ -140,6 +140,13 @@ impl Document {
                 message: "the file holds more than one YAML document; keep one".to_owned(),
             }),
         }
+        // Node positions can also fall past the end (an empty key at the end of the text).
+        for position in document.positions.values_mut() {
+            *position = within_text(text, *position);
+        }
+        for error in &mut errors {
+            error.position = within_text(text, error.position);
+        }
         if errors.is_empty() {
             Ok(document)
         } else {
