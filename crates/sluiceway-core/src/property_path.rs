@@ -20,6 +20,10 @@ impl PropertyPath {
         PropertyPath(Vec::new())
     }
 
+    pub fn from_steps(steps: Vec<Step>) -> PropertyPath {
+        PropertyPath(steps)
+    }
+
     pub fn field(&self, name: &str) -> PropertyPath {
         let mut steps = self.0.clone();
         steps.push(Step::Field(name.to_owned()));

@@ -7,76 +7,92 @@
 use std::collections::BTreeSet;
 
 use serde_json::Value;
-use sluiceway_core::property_path::PropertyPath;
+use sluiceway_core::property_path::{PropertyPath, Step};
 
 /// Every leaf path whose value differs between `before` and `after`. A missing key and
 /// `null` are the same; a subtree that exists on one side only yields its leaves.
+/// `is_sensitive` is asked of every path that has a name.
 pub fn changed_paths(
     before: &Value,
     after: &Value,
-    is_sensitive: &dyn Fn(&PropertyPath) -> bool,
+    is_sensitive: &dyn Fn(&[Step]) -> bool,
 ) -> Vec<PropertyPath> {
-    let mut found = Vec::new();
-    walk(
-        Some(before),
-        Some(after),
-        &PropertyPath::root(),
+    let mut walk = Walk {
+        steps: Vec::new(),
         is_sensitive,
-        &mut found,
-    );
-    found
+        found: Vec::new(),
+    };
+    walk.compare(Some(before), Some(after));
+    walk.found
 }
 
-fn walk(
-    before: Option<&Value>,
-    after: Option<&Value>,
-    at: &PropertyPath,
-    is_sensitive: &dyn Fn(&PropertyPath) -> bool,
-    found: &mut Vec<PropertyPath>,
-) {
-    let before = before.filter(|v| !v.is_null());
-    let after = after.filter(|v| !v.is_null());
-    if !at.is_root() && is_sensitive(at) {
-        if before != after {
-            found.push(at.clone());
-        }
-        return;
+/// The walk keeps one stack of steps and makes a path only where a change is found, so a
+/// large object costs no allocation per field.
+struct Walk<'a> {
+    steps: Vec<Step>,
+    is_sensitive: &'a dyn Fn(&[Step]) -> bool,
+    found: Vec<PropertyPath>,
+}
+
+impl Walk<'_> {
+    fn here(&mut self) {
+        self.found
+            .push(PropertyPath::from_steps(self.steps.clone()));
     }
-    match (before, after) {
-        (None, None) => {}
-        (Some(Value::Object(b)), Some(Value::Object(a))) => {
-            let keys: BTreeSet<&String> = b.keys().chain(a.keys()).collect();
-            for key in keys {
-                walk(b.get(key), a.get(key), &at.field(key), is_sensitive, found);
+
+    fn descend(&mut self, step: Step, before: Option<&Value>, after: Option<&Value>) {
+        self.steps.push(step);
+        self.compare(before, after);
+        self.steps.pop();
+    }
+
+    fn compare(&mut self, before: Option<&Value>, after: Option<&Value>) {
+        let before = before.filter(|v| !v.is_null());
+        let after = after.filter(|v| !v.is_null());
+        if !self.steps.is_empty() && (self.is_sensitive)(&self.steps) {
+            if before != after {
+                self.here();
             }
+            return;
         }
-        (Some(Value::Array(b)), Some(Value::Array(a))) => {
-            for i in 0..b.len().max(a.len()) {
-                walk(b.get(i), a.get(i), &at.index(i), is_sensitive, found);
+        match (before, after) {
+            (None, None) => {}
+            (Some(Value::Object(b)), Some(Value::Object(a))) => {
+                let keys: BTreeSet<&String> = b.keys().chain(a.keys()).collect();
+                for key in keys {
+                    self.descend(Step::Field(key.clone()), b.get(key), a.get(key));
+                }
             }
-        }
-        (Some(Value::Object(only)), None) | (None, Some(Value::Object(only))) => {
-            for (key, value) in only {
-                let (b, a) = if before.is_some() {
-                    (Some(value), None)
-                } else {
-                    (None, Some(value))
-                };
-                walk(b, a, &at.field(key), is_sensitive, found);
+            (Some(Value::Array(b)), Some(Value::Array(a))) => {
+                for i in 0..b.len().max(a.len()) {
+                    self.descend(Step::Index(i), b.get(i), a.get(i));
+                }
             }
-        }
-        (Some(Value::Array(only)), None) | (None, Some(Value::Array(only))) => {
-            for (i, value) in only.iter().enumerate() {
-                let (b, a) = if before.is_some() {
-                    (Some(value), None)
-                } else {
-                    (None, Some(value))
-                };
-                walk(b, a, &at.index(i), is_sensitive, found);
+            (Some(Value::Object(only)), None) | (None, Some(Value::Object(only))) => {
+                let on_before = before.is_some();
+                for (key, value) in only {
+                    let (b, a) = if on_before {
+                        (Some(value), None)
+                    } else {
+                        (None, Some(value))
+                    };
+                    self.descend(Step::Field(key.clone()), b, a);
+                }
             }
+            (Some(Value::Array(only)), None) | (None, Some(Value::Array(only))) => {
+                let on_before = before.is_some();
+                for (i, value) in only.iter().enumerate() {
+                    let (b, a) = if on_before {
+                        (Some(value), None)
+                    } else {
+                        (None, Some(value))
+                    };
+                    self.descend(Step::Index(i), b, a);
+                }
+            }
+            (b, a) if b == a => {}
+            _ => self.here(),
         }
-        (b, a) if b == a => {}
-        _ => found.push(at.clone()),
     }
 }
 
@@ -87,7 +103,10 @@ mod tests {
 
     fn paths(before: Value, after: Value, sensitive: &[&str]) -> Vec<String> {
         let sensitive: Vec<String> = sensitive.iter().map(|s| (*s).to_owned()).collect();
-        changed_paths(&before, &after, &|p| sensitive.contains(&p.to_string()))
+        let is_sensitive = |steps: &[Step]| {
+            sensitive.contains(&PropertyPath::from_steps(steps.to_vec()).to_string())
+        };
+        changed_paths(&before, &after, &is_sensitive)
             .iter()
             .map(ToString::to_string)
             .collect()

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 use sluiceway_core::diff::{Change, Op, code_unit_order};
-use sluiceway_core::property_path::PropertyPath;
+use sluiceway_core::property_path::{PropertyPath, Step};
 
 use super::hunks::ObjectPair;
 use super::objects::{Identity, read_side};
@@ -50,71 +50,136 @@ pub struct ReadPair {
     pub merged: Option<Value>,
 }
 
-/// Reads every pair into objects with an identity, refusing duplicates.
-pub fn read_pairs(pairs: &[ObjectPair]) -> Result<Vec<ReadPair>, FoldError> {
-    let mut read = Vec::new();
-    let mut seen = BTreeSet::new();
-    for (i, pair) in pairs.iter().enumerate() {
-        let object = i + 1;
-        let side = |text: &str| {
-            read_side(text).map_err(|_| FoldError {
-                object,
-                expected: "one YAML object on each side",
-            })
-        };
-        let (live, merged) = (side(&pair.live)?, side(&pair.merged)?);
-        let Some(identity) = merged.as_ref().or(live.as_ref()).and_then(Identity::of) else {
-            if live.is_none() && merged.is_none() {
-                return Err(FoldError {
-                    object,
-                    expected: "an object on at least one side",
-                });
-            }
+fn read_pair(pair: &ObjectPair, object: usize) -> Result<ReadPair, FoldError> {
+    let side = |text: &str| {
+        read_side(text).map_err(|_| FoldError {
+            object,
+            expected: "one YAML object on each side",
+        })
+    };
+    let (live, merged) = (side(&pair.live)?, side(&pair.merged)?);
+    let Some(identity) = merged.as_ref().or(live.as_ref()).and_then(Identity::of) else {
+        if live.is_none() && merged.is_none() {
             return Err(FoldError {
                 object,
-                expected: "an object with apiVersion, kind and metadata.name",
-            });
-        };
-        if !seen.insert(identity.address()) {
-            return Err(FoldError {
-                object,
-                expected: "each object once",
+                expected: "an object on at least one side",
             });
         }
-        read.push(ReadPair {
-            identity,
-            live,
-            merged,
+        return Err(FoldError {
+            object,
+            expected: "an object with apiVersion, kind and metadata.name",
         });
-    }
+    };
+    Ok(ReadPair {
+        identity,
+        live,
+        merged,
+    })
+}
+
+/// Reads every pair into objects with an identity, refusing duplicates. Keeps every
+/// object in memory: the drift check needs their managed fields.
+pub fn read_pairs(pairs: &[ObjectPair]) -> Result<Vec<ReadPair>, FoldError> {
+    let read: Vec<ReadPair> = pairs
+        .iter()
+        .enumerate()
+        .map(|(i, pair)| read_pair(pair, i + 1))
+        .collect::<Result<_, _>>()?;
+    refuse_duplicates(read.iter().map(|r| r.identity.address()))?;
     Ok(read)
 }
 
-/// The changes the pairs make, sorted by address. `skip` leaves out an object that is
+fn refuse_duplicates(addresses: impl Iterator<Item = String>) -> Result<(), FoldError> {
+    let mut seen = BTreeSet::new();
+    for (i, address) in addresses.enumerate() {
+        if !seen.insert(address) {
+            return Err(FoldError {
+                object: i + 1,
+                expected: "each object once",
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The change one read pair makes, if any.
+fn change_of(pair: &ReadPair) -> Option<Change> {
+    let id = &pair.identity;
+    let change = |op| Change::new(id.address(), id.kind.clone(), id.display_name(), op);
+    match (&pair.live, &pair.merged) {
+        (None, Some(_)) => Some(change(Op::Create)),
+        (Some(_), None) => Some(change(Op::Delete)),
+        (Some(live), Some(merged)) => {
+            let keys = changed_keys(id, live, merged);
+            (!keys.is_empty()).then(|| Change {
+                changed_keys: keys,
+                ..change(Op::Update)
+            })
+        }
+        (None, None) => None,
+    }
+}
+
+/// The changes read pairs make, sorted by address. `skip` leaves out an object that is
 /// Sluiceway's own (the inventory).
 pub fn fold(pairs: &[ReadPair], skip: &dyn Fn(&Identity) -> bool) -> Vec<Change> {
     let mut changes: Vec<Change> = pairs
         .iter()
-        .filter(|pair| !skip(&pair.identity))
-        .filter_map(|pair| {
-            let id = &pair.identity;
-            let change = |op| Change::new(id.address(), id.kind.clone(), id.display_name(), op);
-            match (&pair.live, &pair.merged) {
-                (None, Some(_)) => Some(change(Op::Create)),
-                (Some(_), None) => Some(change(Op::Delete)),
-                (Some(live), Some(merged)) => {
-                    let keys = changed_keys(id, live, merged);
-                    (!keys.is_empty()).then(|| Change {
-                        changed_keys: keys,
-                        ..change(Op::Update)
-                    })
-                }
-                (None, None) => None,
-            }
-        })
+        .filter(|p| !skip(&p.identity))
+        .filter_map(change_of)
         .collect();
     changes.sort_by(|a, b| code_unit_order(&a.address, &b.address));
     changes
+}
+
+/// Reads and folds pairs in one pass, each object dropped as soon as its change is known,
+/// spread over the machine's cores: what a preview needs, and all it keeps.
+pub fn fold_pairs(
+    pairs: &[ObjectPair],
+    skip: &(dyn Fn(&Identity) -> bool + Sync),
+) -> Result<Vec<Change>, FoldError> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8);
+    let chunk = pairs.len().div_ceil(workers).max(1);
+    type Folded = Result<Vec<(String, Option<Change>)>, FoldError>;
+    let parts: Vec<Folded> = std::thread::scope(|scope| {
+        let handles: Vec<_> = pairs
+            .chunks(chunk)
+            .enumerate()
+            .map(|(n, part)| {
+                scope.spawn(move || {
+                    part.iter()
+                        .enumerate()
+                        .map(|(i, pair)| {
+                            let read = read_pair(pair, n * chunk + i + 1)?;
+                            let change =
+                                (!skip(&read.identity)).then(|| change_of(&read)).flatten();
+                            Ok((read.identity.address(), change))
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+    let mut folded = Vec::with_capacity(pairs.len());
+    for part in parts {
+        folded.extend(part?);
+    }
+    refuse_duplicates(folded.iter().map(|(address, _)| address.clone()))?;
+    let mut changes: Vec<Change> = folded
+        .into_iter()
+        .filter_map(|(_, change)| change)
+        .collect();
+    changes.sort_by(|a, b| code_unit_order(&a.address, &b.address));
+    Ok(changes)
 }
 
 /// The changed paths of an object on both sides, server fields left out.
@@ -131,8 +196,8 @@ pub fn changed_property_paths(
     merged: &Value,
 ) -> Vec<PropertyPath> {
     let is_secret = identity.is_core("Secret");
-    let sensitive = |path: &PropertyPath| {
-        is_secret && matches!(path.to_string().as_str(), "data" | "stringData")
+    let sensitive = |steps: &[Step]| {
+        is_secret && matches!(steps, [Step::Field(name)] if name == "data" || name == "stringData")
     };
     changed_paths(
         &without_server_fields(live),

@@ -444,14 +444,14 @@ fn diff_argv(stack: &Stack, set: &Path, managed_fields: bool) -> Vec<String> {
     kubectl(args)
 }
 
-/// Runs the whole-object diff and reads it into pairs.
+/// Runs the whole-object diff and reads it into object pairs.
 fn whole_object_diff(
     stack: &Stack,
     ctx: &Context<'_>,
     set: &RenderedSet,
     managed_fields: bool,
     log: &mut ToolLog,
-) -> Result<Vec<ReadPair>, Failure> {
+) -> Result<Vec<ObjectPair>, Failure> {
     let argv = diff_argv(stack, &set.path(), managed_fields);
     let outcome = ctx.invoke(
         argv,
@@ -468,10 +468,10 @@ fn whole_object_diff(
             "The tool's output: expected at least one object, since the tool said it found differences.",
         ));
     }
-    fold::read_pairs(&pairs).map_err(|e| unreadable(e.to_string()))
+    Ok(pairs)
 }
 
-fn is_inventory(name: &str) -> impl Fn(&Identity) -> bool + '_ {
+fn is_inventory(name: &str) -> impl Fn(&Identity) -> bool + Sync + '_ {
     move |id: &Identity| id.is_core("ConfigMap") && id.name == name
 }
 
@@ -484,7 +484,9 @@ pub fn preview(stack: &Stack, ctx: &Context<'_>, keep_set: bool) -> Preview {
         let pairs = whole_object_diff(stack, ctx, &rendered.set, false, &mut log)?;
         let name = inventory::name(ctx.repository, &stack.id);
         let skip = is_inventory(&name);
-        let mut changes = fold::fold(&pairs, &|id| stack.options.prune && skip(id));
+        let prune = stack.options.prune;
+        let mut changes = fold::fold_pairs(&pairs, &|id| prune && skip(id))
+            .map_err(|e| unreadable(e.to_string()))?;
         changes.extend(rendered.prune_deletes);
         changes.sort_by(|a, b| code_unit_order(&a.address, &b.address));
         let diff = Diff {
@@ -510,6 +512,7 @@ pub fn detect_drift(stack: &Stack, ctx: &Context<'_>) -> Option<DriftCheck> {
     let result = (|| {
         let rendered = render(stack, ctx, &mut log)?;
         let pairs = whole_object_diff(stack, ctx, &rendered.set, true, &mut log)?;
+        let pairs = fold::read_pairs(&pairs).map_err(|e| unreadable(e.to_string()))?;
         let name = inventory::name(ctx.repository, &stack.id);
         let skip = is_inventory(&name);
         let own = stack.options.own_manager();
