@@ -1,8 +1,17 @@
-use std::path::PathBuf;
-use std::process::ExitCode;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command as Process, ExitCode};
+use std::time::Instant;
 
+use anyhow::{Context as _, bail};
 use clap::{Parser, Subcommand};
+use sluiceway_core::runner::{Invocation, Outcome, Runner};
+use sluiceway_fixtures::control_plane::{self, Binaries, ControlPlane};
+use sluiceway_fixtures::recorder::Recorder;
 use sluiceway_fixtures::replay::{self, Tool};
+use sluiceway_fixtures::scenario;
+use sluiceway_tools::kubectl::version;
+use sluiceway_tools::process::SystemRunner;
 
 /// Sluiceway's fixtures: recordings of real tool runs, and what Sluiceway reads from them.
 #[derive(Debug, Parser)]
@@ -31,43 +40,230 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Record scenarios with a real tool against the cluster KUBECONFIG names.
+    ///
+    /// Refuses any context but `sluiceway-fixtures` (the local control plane) or `kind-*`.
+    /// Writes <OUT>/<version>/<scenario>/; a scenario that fails leaves nothing.
+    Record {
+        #[arg(long, value_enum)]
+        tool: Tool,
+        /// The kubectl binary to record.
+        #[arg(long, value_name = "PATH")]
+        kubectl: PathBuf,
+        /// Record only this scenario.
+        #[arg(long, value_name = "SCENARIO")]
+        only: Option<String>,
+        #[arg(long, value_name = "DIR", default_value = "fixtures/kubectl")]
+        out: PathBuf,
+        /// The example project the scenarios edit copies of.
+        #[arg(long, value_name = "DIR", default_value = "examples/homelab/k8s")]
+        example: PathBuf,
+        /// A fixed working directory (tool output holds its paths).
+        #[arg(long, value_name = "DIR", default_value = "/tmp/sluiceway-fixtures")]
+        work: PathBuf,
+    },
+    /// Start the local control plane, run a command with KUBECONFIG pointing at it, and
+    /// stop everything when the command ends.
+    ControlPlane {
+        /// The kubectl used to wait for the API server.
+        #[arg(long, value_name = "PATH")]
+        kubectl: PathBuf,
+        /// The directory of etcd, kube-apiserver and kube-controller-manager (default:
+        /// the cache scripts/build-control-plane.sh fills).
+        #[arg(long, value_name = "DIR")]
+        binaries: Option<PathBuf>,
+        /// The command to run, after `--`.
+        #[arg(last = true, required = true)]
+        command: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            say(&format!("error: {e:#}"));
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Replay {
             tool,
             example,
             scenario,
             json,
-        } => match replay::replay(tool, &example, &scenario) {
-            Ok(report) => {
-                let text = if json {
-                    format!(
-                        "{}\n",
-                        serde_json::to_string_pretty(&report).unwrap_or_default()
-                    )
-                } else {
-                    replay::text(&report)
-                };
-                print(&text);
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprint(&format!("error: {e}\n"));
-                ExitCode::from(1)
-            }
-        },
+        } => {
+            let report = replay::replay(tool, &example, &scenario)?;
+            let text = if json {
+                format!("{}\n", serde_json::to_string_pretty(&report)?)
+            } else {
+                replay::text(&report)
+            };
+            use std::io::Write;
+            std::io::stdout().write_all(text.as_bytes())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Record {
+            tool: Tool::Kubectl,
+            kubectl,
+            only,
+            out,
+            example,
+            work,
+        } => record(&kubectl, only.as_deref(), &out, &example, &work),
+        Command::ControlPlane {
+            kubectl,
+            binaries,
+            command,
+        } => {
+            let binaries = match binaries {
+                Some(dir) => Binaries::in_dir(&dir)?,
+                None => Binaries::cached()?,
+            };
+            let plane = ControlPlane::start(&binaries, &kubectl)?;
+            say(&format!(
+                "control plane up: context {}, kubeconfig {}",
+                control_plane::CONTEXT,
+                plane.kubeconfig().display()
+            ));
+            let status = Process::new(&command[0])
+                .args(&command[1..])
+                .env("KUBECONFIG", plane.kubeconfig())
+                .status()
+                .with_context(|| format!("running {}", command[0]))?;
+            drop(plane);
+            say("control plane stopped");
+            Ok(ExitCode::from(
+                status.code().map_or(1, |c| u8::try_from(c).unwrap_or(1)),
+            ))
+        }
     }
 }
 
-fn print(text: &str) {
-    use std::io::Write;
-    let _ = std::io::stdout().write_all(text.as_bytes());
-}
-
-fn eprint(text: &str) {
-    use std::io::Write;
-    let _ = std::io::stderr().write_all(text.as_bytes());
+fn record(
+    kubectl: &Path,
+    only: Option<&str>,
+    out: &Path,
+    example: &Path,
+    work: &Path,
+) -> anyhow::Result<ExitCode> {
+    let kubectl = kubectl
+        .canonicalize()
+        .with_context(|| format!("no kubectl at {}", kubectl.display()))?;
+    let Some(kubeconfig) = std::env::var_os("KUBECONFIG") else {
+        bail!(
+            "KUBECONFIG is not set; run the recorder inside `sluiceway-fixtures control-plane` or point it at a kind cluster"
+        );
+    };
+    let example = example
+        .canonicalize()
+        .with_context(|| format!("no example project at {}", example.display()))?;
+    if work.exists() {
+        std::fs::remove_dir_all(work).with_context(|| format!("clearing {}", work.display()))?;
+    }
+    std::fs::create_dir_all(work.join("home"))
+        .with_context(|| format!("making {}", work.display()))?;
+    let kubectl_dir = kubectl.parent().map(Path::to_path_buf).unwrap_or_default();
+    let env = BTreeMap::from([
+        (
+            "PATH".to_owned(),
+            format!("{}:/usr/bin:/bin", kubectl_dir.display()),
+        ),
+        (
+            "KUBECONFIG".to_owned(),
+            kubeconfig.to_string_lossy().into_owned(),
+        ),
+        ("HOME".to_owned(), work.join("home").display().to_string()),
+    ]);
+    let runner = SystemRunner::default();
+    let ask = |args: &[&str]| {
+        let argv = std::iter::once("kubectl")
+            .chain(args.iter().copied())
+            .map(str::to_owned)
+            .collect();
+        match runner.run(&Invocation {
+            argv,
+            cwd: work.to_owned(),
+            env: env.clone(),
+            time_limit: Some(std::time::Duration::from_secs(60)),
+        }) {
+            Outcome::Exited {
+                code: Some(0),
+                stdout,
+                ..
+            } => Ok(String::from_utf8_lossy(&stdout).trim().to_owned()),
+            other => Err(anyhow::anyhow!(
+                "`kubectl {}` failed: {other:?}",
+                args.join(" ")
+            )),
+        }
+    };
+    let context = ask(&["config", "current-context"])?;
+    if context != control_plane::CONTEXT && !context.starts_with("kind-") {
+        bail!(
+            "the kubeconfig's context is {context}; the recorder records only against `{}` or a kind cluster",
+            control_plane::CONTEXT
+        );
+    }
+    let cli_version = version::client_version(&ask(&["version", "--client", "--output=json"])?)
+        .context("kubectl did not say its version")?
+        .to_string();
+    let mut scenarios = scenario::kubectl_scenarios();
+    if let Some(only) = only {
+        let names: Vec<&str> = scenarios.iter().map(|s| s.name).collect();
+        scenarios.retain(|s| s.name == only);
+        if scenarios.is_empty() {
+            bail!(
+                "no scenario is called {only}; the scenarios are {}",
+                names.join(", ")
+            );
+        }
+    }
+    let out = out.join(&cli_version);
+    if only.is_none() && out.exists() {
+        std::fs::remove_dir_all(&out).with_context(|| format!("clearing {}", out.display()))?;
+    }
+    let recorder = Recorder {
+        runner: &runner,
+        env,
+        example,
+        work: work.to_owned(),
+        out,
+        cli_version: cli_version.clone(),
+    };
+    let mut failed = Vec::new();
+    for scenario in &scenarios {
+        let started = Instant::now();
+        match recorder.record(scenario) {
+            Ok(()) => say(&format!(
+                "ok   {cli_version} {} ({:.1} s)",
+                scenario.name,
+                started.elapsed().as_secs_f64()
+            )),
+            Err(e) => {
+                say(&format!("FAIL {cli_version} {}: {e}", scenario.name));
+                failed.push(scenario.name);
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(work);
+    if failed.is_empty() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        say(&format!(
+            "{} of {} scenarios failed: {}",
+            failed.len(),
+            scenarios.len(),
+            failed.join(", ")
+        ));
+        Ok(ExitCode::from(1))
+    }
 }

@@ -1,0 +1,543 @@
+//! The recorder: runs scenarios against a real cluster and saves what the tool printed.
+//!
+//! Each scenario runs on a fresh copy of the example project in a fixed work directory
+//! (tool output holds absolute paths), with an environment built from nothing. Files are
+//! written into a hidden directory beside the target and moved into place only when the
+//! whole scenario recorded and met its expectations, so a failed scenario leaves nothing.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use sluiceway_core::runner::{Invocation, Outcome, Runner};
+use sluiceway_tools::kubectl::{inventory, objects, rendered_set};
+use sluiceway_tools::recording::{
+    RECORDING_FILE, RecordedCommand, Recording, Scenario as Recorded, StdoutFormat,
+};
+use thiserror::Error;
+
+use crate::race::raced_write;
+use crate::scenario::{Exit, Record, Scenario, Step};
+
+/// Decision 0090: how many runs a raced diff gets in all.
+pub const MAX_RUNS: usize = 10;
+
+/// How long one command may take.
+const TIME_LIMIT: Duration = Duration::from_secs(300);
+
+#[derive(Debug, Error)]
+pub enum RecorderError {
+    #[error(
+        "{scenario}, step {step}: {file} holds the text to replace {count} times, not once; the example and the scenario moved apart"
+    )]
+    EditMismatch {
+        scenario: String,
+        step: usize,
+        file: String,
+        count: usize,
+    },
+    #[error("{scenario}, step {step}: {file} is not in the example")]
+    MissingFile {
+        scenario: String,
+        step: usize,
+        file: String,
+    },
+    #[error("{scenario}, step {step}: `{command}` failed ({how}):\n{stderr}")]
+    Setup {
+        scenario: String,
+        step: usize,
+        command: String,
+        how: String,
+        stderr: String,
+    },
+    #[error("{scenario}, step {step}: `{command}` could not be run: {why}")]
+    NotStarted {
+        scenario: String,
+        step: usize,
+        command: String,
+        why: String,
+    },
+    #[error(
+        "{scenario}: every one of {MAX_RUNS} runs of {id} raced a change elsewhere in the cluster (an object's two sides carried different resourceVersions). The cluster never held still; nothing of this scenario was saved."
+    )]
+    NeverHeldStill { scenario: String, id: String },
+    #[error("{scenario}: the recording does not meet its expectations:\n  {}", problems.join("\n  "))]
+    Expectation {
+        scenario: String,
+        problems: Vec<String>,
+    },
+    #[error("{scenario}: {what}: {source}")]
+    Io {
+        scenario: String,
+        what: String,
+        source: std::io::Error,
+    },
+}
+
+pub struct Recorder<'a> {
+    pub runner: &'a dyn Runner,
+    /// The whole environment of every command: PATH, KUBECONFIG, HOME, nothing else.
+    pub env: BTreeMap<String, String>,
+    /// The example project the scenarios edit copies of.
+    pub example: PathBuf,
+    /// A fixed directory: the project copies and plan files live here.
+    pub work: PathBuf,
+    /// Where scenario directories go (`fixtures/kubectl/<version>`).
+    pub out: PathBuf,
+    pub cli_version: String,
+}
+
+/// The paths a scenario's placeholders stand for.
+struct Places {
+    project: PathBuf,
+    plan: PathBuf,
+    prune: PathBuf,
+}
+
+impl Places {
+    fn resolve(&self, argv: &[String]) -> Vec<String> {
+        argv.iter()
+            .map(|a| match a.as_str() {
+                "{plan}" => self.plan.display().to_string(),
+                "{prune}" => self.prune.display().to_string(),
+                _ => a.clone(),
+            })
+            .collect()
+    }
+
+    fn cwd(&self, cwd: &str) -> PathBuf {
+        if cwd == "." {
+            self.project.clone()
+        } else {
+            self.project.join(cwd)
+        }
+    }
+}
+
+impl Recorder<'_> {
+    /// Records one scenario into `<out>/<scenario>/`, replacing what was there.
+    pub fn record(&self, scenario: &Scenario) -> Result<(), RecorderError> {
+        let name = scenario.name.to_owned();
+        let io = |what: &str| {
+            let (name, what) = (name.clone(), what.to_owned());
+            move |source| RecorderError::Io {
+                scenario: name,
+                what,
+                source,
+            }
+        };
+        let base = self.work.join("scenarios").join(scenario.name);
+        if base.exists() {
+            fs::remove_dir_all(&base).map_err(io("clearing the work directory"))?;
+        }
+        let places = Places {
+            project: base.join("project"),
+            plan: base.join("plan/manifests.yaml"),
+            prune: base.join("plan/prune.yaml"),
+        };
+        copy_dir(&self.example, &places.project).map_err(io("copying the example"))?;
+        fs::create_dir_all(base.join("plan")).map_err(io("making the plan directory"))?;
+
+        let mut recorded: Vec<(Record, Outcome)> = Vec::new();
+        for (index, step) in scenario.steps.iter().enumerate() {
+            let step_no = index + 1;
+            match step {
+                Step::Edit { file, from, to } => {
+                    let path = places.project.join(file);
+                    let text =
+                        fs::read_to_string(&path).map_err(|_| RecorderError::MissingFile {
+                            scenario: name.clone(),
+                            step: step_no,
+                            file: (*file).to_owned(),
+                        })?;
+                    let count = text.matches(from).count();
+                    if count != 1 {
+                        return Err(RecorderError::EditMismatch {
+                            scenario: name,
+                            step: step_no,
+                            file: (*file).to_owned(),
+                            count,
+                        });
+                    }
+                    fs::write(&path, text.replacen(from, to, 1))
+                        .map_err(io("editing the project"))?;
+                }
+                Step::Write { file, text } => {
+                    let path = places.project.join(file);
+                    fs::create_dir_all(path.parent().unwrap_or(&places.project))
+                        .map_err(io("writing into the project"))?;
+                    fs::write(path, text).map_err(io("writing into the project"))?;
+                }
+                Step::Remove { file } => {
+                    fs::remove_file(places.project.join(file)).map_err(|_| {
+                        RecorderError::MissingFile {
+                            scenario: name.clone(),
+                            step: step_no,
+                            file: (*file).to_owned(),
+                        }
+                    })?
+                }
+                Step::Bundle {
+                    stack,
+                    recursive,
+                    inventory: listed,
+                } => {
+                    let mut set = rendered_set::plain_manifests(&places.cwd(stack), *recursive)
+                        .map_err(io("bundling"))?;
+                    if let Some(also) = listed {
+                        let objects =
+                            objects::read_stream(&set).map_err(|_| RecorderError::Io {
+                                scenario: name.clone(),
+                                what: "bundling".into(),
+                                source: std::io::Error::other("the manifests are not YAML"),
+                            })?;
+                        let mut listings: Vec<inventory::Listing> =
+                            objects.iter().filter_map(inventory::Listing::of).collect();
+                        listings.extend(also.iter().cloned());
+                        let stack_id = sluiceway_core::stack::StackId::derive(stack, None);
+                        let inventory_name = inventory::name("", &stack_id);
+                        set = format!(
+                            "{set}---\n{}",
+                            inventory::manifest(&inventory_name, &stack_id, &listings)
+                        );
+                    }
+                    fs::write(&places.plan, set).map_err(io("writing the plan"))?;
+                }
+                Step::PruneFile { listings } => {
+                    fs::write(&places.prune, inventory::stubs(listings))
+                        .map_err(io("writing the prune file"))?;
+                }
+                Step::Setup {
+                    cwd,
+                    argv,
+                    stdout_to_plan,
+                } => {
+                    let outcome = self.run(&places, cwd, argv, &BTreeMap::new());
+                    let command = argv.join(" ");
+                    match outcome {
+                        Outcome::Exited {
+                            code: Some(0),
+                            stdout,
+                            ..
+                        } => {
+                            if *stdout_to_plan {
+                                fs::write(&places.plan, stdout).map_err(io("writing the plan"))?;
+                            }
+                        }
+                        Outcome::Exited { code, stderr, .. } => {
+                            let how = code.map_or("ended by a signal".to_owned(), |c| {
+                                format!("exit code {c}")
+                            });
+                            return Err(RecorderError::Setup {
+                                scenario: name,
+                                step: step_no,
+                                command,
+                                how,
+                                stderr: tail(&stderr),
+                            });
+                        }
+                        Outcome::TimedOut { stderr, .. } => {
+                            let how = "timed out".to_owned();
+                            return Err(RecorderError::Setup {
+                                scenario: name,
+                                step: step_no,
+                                command,
+                                how,
+                                stderr: tail(&stderr),
+                            });
+                        }
+                        Outcome::NotStarted { why } => {
+                            return Err(RecorderError::NotStarted {
+                                scenario: name,
+                                step: step_no,
+                                command,
+                                why,
+                            });
+                        }
+                    }
+                }
+                Step::Record(record) => {
+                    let outcome = self.record_step(scenario, &places, record, step_no)?;
+                    if record.stdout_to_plan
+                        && let Outcome::Exited { stdout, .. } = &outcome
+                    {
+                        fs::write(&places.plan, stdout).map_err(io("writing the plan"))?;
+                    }
+                    recorded.push((record.clone(), outcome));
+                }
+            }
+        }
+        self.save(scenario, recorded)
+    }
+
+    fn run(
+        &self,
+        places: &Places,
+        cwd: &str,
+        argv: &[String],
+        extra: &BTreeMap<String, String>,
+    ) -> Outcome {
+        let mut env = self.env.clone();
+        env.extend(extra.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.runner.run(&Invocation {
+            argv: places.resolve(argv),
+            cwd: places.cwd(cwd),
+            env,
+            time_limit: Some(TIME_LIMIT),
+        })
+    }
+
+    /// Runs a recorded step; a diff that raced a write runs again at once, at most
+    /// [`MAX_RUNS`] times in all, and the first run that did not race is kept.
+    fn record_step(
+        &self,
+        scenario: &Scenario,
+        places: &Places,
+        record: &Record,
+        step: usize,
+    ) -> Result<Outcome, RecorderError> {
+        let runs = if record.race_checked { MAX_RUNS } else { 1 };
+        for _ in 0..runs {
+            let outcome = self.run(places, record.cwd, &record.argv, &record.env);
+            if let Outcome::NotStarted { why } = outcome {
+                return Err(RecorderError::NotStarted {
+                    scenario: scenario.name.to_owned(),
+                    step,
+                    command: record.argv.join(" "),
+                    why,
+                });
+            }
+            let raced = match &outcome {
+                Outcome::Exited { stdout, .. } if record.race_checked => {
+                    raced_write(&String::from_utf8_lossy(stdout))
+                }
+                _ => false,
+            };
+            if !raced {
+                return Ok(outcome);
+            }
+        }
+        Err(RecorderError::NeverHeldStill {
+            scenario: scenario.name.to_owned(),
+            id: record.id.to_owned(),
+        })
+    }
+
+    /// Writes the scenario beside its target, checks it there, then moves it into place.
+    fn save(
+        &self,
+        scenario: &Scenario,
+        recorded: Vec<(Record, Outcome)>,
+    ) -> Result<(), RecorderError> {
+        let name = scenario.name;
+        let io = |what: &'static str| {
+            move |source| RecorderError::Io {
+                scenario: name.to_owned(),
+                what: what.to_owned(),
+                source,
+            }
+        };
+        fs::create_dir_all(&self.out).map_err(io("making the output directory"))?;
+        let partial = self.out.join(format!(".{name}.partial"));
+        if partial.exists() {
+            fs::remove_dir_all(&partial).map_err(io("clearing a partial recording"))?;
+        }
+        fs::create_dir_all(&partial).map_err(io("writing the recording"))?;
+        let result = (|| {
+            let mut commands = Vec::new();
+            for (record, outcome) in recorded {
+                let (code, stdout, stderr) = match outcome {
+                    Outcome::Exited {
+                        code,
+                        stdout,
+                        stderr,
+                        ..
+                    } => (code, stdout, stderr),
+                    Outcome::TimedOut { stdout, stderr } => (None, stdout, stderr),
+                    Outcome::NotStarted { .. } => (None, Vec::new(), Vec::new()),
+                };
+                let (out_file, err_file) = (
+                    format!("{}.stdout", record.id),
+                    format!("{}.stderr", record.id),
+                );
+                fs::write(partial.join(&out_file), stdout).map_err(io("writing an output file"))?;
+                fs::write(partial.join(&err_file), stderr).map_err(io("writing an output file"))?;
+                commands.push(RecordedCommand {
+                    id: record.id.to_owned(),
+                    argv: record.argv.clone(),
+                    cwd: record.cwd.to_owned(),
+                    exit_code: code,
+                    stdout: out_file,
+                    stderr: err_file,
+                    stdout_format: record.format,
+                    env: record.env.clone(),
+                });
+            }
+            let recording = Recording {
+                scenario: name.to_owned(),
+                description: scenario.description.to_owned(),
+                cli_version: self.cli_version.clone(),
+                commands,
+            };
+            let json = serde_json::to_string_pretty(&recording).map_err(|e| RecorderError::Io {
+                scenario: name.to_owned(),
+                what: "writing recording.json".into(),
+                source: std::io::Error::other(e),
+            })?;
+            fs::write(partial.join(RECORDING_FILE), format!("{json}\n"))
+                .map_err(io("writing recording.json"))?;
+            let problems = check_recording(scenario, &partial);
+            if !problems.is_empty() {
+                return Err(RecorderError::Expectation {
+                    scenario: name.to_owned(),
+                    problems,
+                });
+            }
+            let target = self.out.join(name);
+            if target.exists() {
+                fs::remove_dir_all(&target).map_err(io("replacing the old recording"))?;
+            }
+            fs::rename(&partial, &target).map_err(io("moving the recording into place"))
+        })();
+        if result.is_err() {
+            let _ = fs::remove_dir_all(&partial);
+        }
+        result
+    }
+}
+
+fn tail(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let lines: Vec<&str> = text.lines().rev().take(10).collect();
+    lines.into_iter().rev().collect::<Vec<_>>().join("\n")
+}
+
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    fs::create_dir_all(to)?;
+    for entry in fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &target)?;
+        } else {
+            fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// The ops a `kubectl diff` shows, read coarsely from its hunk headers: nothing live is a
+/// create, nothing merged a delete, anything else an update.
+pub fn diff_ops(stdout: &str) -> Vec<&'static str> {
+    stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("@@ -"))
+        .filter_map(|rest| {
+            let (ranges, _) = rest.split_once(" @@")?;
+            let (live, merged) = ranges.split_once(" +")?;
+            let count = |r: &str| {
+                r.split_once(',')
+                    .map_or(Some(1), |(_, c)| c.parse::<usize>().ok())
+            };
+            Some(match (count(live)?, count(merged)?) {
+                (0, _) => "create",
+                (_, 0) => "delete",
+                _ => "update",
+            })
+        })
+        .collect()
+}
+
+/// Holds a saved recording to its scenario: every record step has its command (same
+/// argv, cwd, format and environment), the exit codes and ops meet the expectations, and
+/// nothing else was recorded. Reads only the saved files, so it serves fresh recordings
+/// and committed fixtures alike.
+pub fn check_recording(scenario: &Scenario, dir: &Path) -> Vec<String> {
+    let recorded = match Recorded::load(dir) {
+        Ok(recorded) => recorded,
+        Err(e) => return vec![format!("{e}; record the fixtures again")],
+    };
+    let mut problems = Vec::new();
+    let records: Vec<&Record> = scenario.records().collect();
+    if records.len() != recorded.recording.commands.len() {
+        problems.push(format!(
+            "{} commands are recorded, and the scenario records {}",
+            recorded.recording.commands.len(),
+            records.len()
+        ));
+    }
+    for record in records {
+        let Some((command, (stdout, _))) = recorded
+            .recording
+            .commands
+            .iter()
+            .zip(&recorded.outputs)
+            .find(|(c, _)| c.id == record.id)
+        else {
+            problems.push(format!("{}: not recorded", record.id));
+            continue;
+        };
+        if command.argv != record.argv
+            || command.cwd != record.cwd
+            || command.stdout_format != record.format
+            || command.env != record.env
+        {
+            problems.push(format!(
+                "{}: the scenario now runs a different command; record it again",
+                record.id
+            ));
+        }
+        match (record.expect.exit, command.exit_code) {
+            (Exit::Zero, Some(0)) | (Exit::Nonzero, Some(1..)) => {}
+            (expected, found) => problems.push(format!(
+                "{}: expected exit code {expected:?}, got {found:?}",
+                record.id
+            )),
+        }
+        let text = String::from_utf8_lossy(stdout);
+        let readable = match command.stdout_format {
+            StdoutFormat::Json => serde_json::from_str::<serde_json::Value>(&text).is_ok(),
+            StdoutFormat::Jsonl => {
+                text.lines().any(|l| !l.trim().is_empty())
+                    && text
+                        .lines()
+                        .filter(|l| !l.trim().is_empty())
+                        .all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok())
+            }
+            StdoutFormat::Text | StdoutFormat::Diff => true,
+        };
+        if !readable {
+            problems.push(format!(
+                "{}: the output is not {:?}",
+                record.id, command.stdout_format
+            ));
+        }
+        if command.stdout_format == StdoutFormat::Diff {
+            let found = diff_ops(&text);
+            for op in &record.expect.ops {
+                if !found.contains(op) {
+                    problems.push(format!(
+                        "{}: expected a change with op {op}, found only: {}",
+                        record.id,
+                        found.join(", ")
+                    ));
+                }
+            }
+        }
+    }
+    problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ops_are_read_from_hunk_headers() {
+        assert_eq!(
+            diff_ops("@@ -0,0 +1,12 @@\n@@ -1,9 +0,0 @@\n@@ -1,5 +1,6 @@\n@@ -1 +1,12 @@\n"),
+            ["create", "delete", "update", "update"]
+        );
+    }
+}

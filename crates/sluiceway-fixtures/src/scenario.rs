@@ -1,0 +1,834 @@
+//! Recording scenarios, defined in code as ordered steps.
+//!
+//! Each scenario runs on a fresh copy of the example project and records only the
+//! commands whose output is the fixture; everything else (edits, deploys to set the stage)
+//! is a step that is run and not saved.
+
+use std::collections::BTreeMap;
+
+use sluiceway_tools::kubectl::inventory::Listing;
+use sluiceway_tools::recording::StdoutFormat;
+
+/// The exit code a recorded command must have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    Zero,
+    Nonzero,
+}
+
+/// What a recording must show to be kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expect {
+    pub exit: Exit,
+    /// Ops the tool's output must hold (read coarsely: one per object).
+    pub ops: Vec<&'static str>,
+}
+
+/// A command whose output is saved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    pub id: &'static str,
+    /// Relative to the project; `.` for its root.
+    pub cwd: &'static str,
+    /// With `{plan}` and `{prune}` for the plan and prune files.
+    pub argv: Vec<String>,
+    pub format: StdoutFormat,
+    /// Variables this step adds to the recorder's environment.
+    pub env: BTreeMap<String, String>,
+    pub expect: Expect,
+    /// Its stdout becomes the plan file (a rendered kustomization).
+    pub stdout_to_plan: bool,
+    /// Decision 0090: a diff is taken again while it raced a write.
+    pub race_checked: bool,
+}
+
+/// One step of a scenario.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// Replaces text that must occur exactly once in a project file.
+    Edit {
+        file: &'static str,
+        from: &'static str,
+        to: &'static str,
+    },
+    Write {
+        file: &'static str,
+        text: &'static str,
+    },
+    Remove {
+        file: &'static str,
+    },
+    /// Writes a plain directory's rendered set into the plan file, as the adapter does;
+    /// with `inventory`, appends the inventory listing the set's objects and `also`.
+    Bundle {
+        stack: &'static str,
+        recursive: bool,
+        inventory: Option<Vec<Listing>>,
+    },
+    /// Writes the prune file: stubs for these objects.
+    PruneFile {
+        listings: Vec<Listing>,
+    },
+    /// Runs a command that must succeed; its output is not saved.
+    Setup {
+        cwd: &'static str,
+        argv: Vec<String>,
+        stdout_to_plan: bool,
+    },
+    Record(Record),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scenario {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub steps: Vec<Step>,
+}
+
+impl Scenario {
+    pub fn records(&self) -> impl Iterator<Item = &Record> {
+        self.steps.iter().filter_map(|s| match s {
+            Step::Record(r) => Some(r),
+            _ => None,
+        })
+    }
+}
+
+/// The namespace every scenario works in, made afresh for each.
+pub const NAMESPACE: &str = "sluiceway-fixtures";
+const NS_FLAG: &str = "--namespace=sluiceway-fixtures";
+const EXTERNAL_DIFF: &str = sluiceway_tools::kubectl::EXTERNAL_DIFF;
+/// The field manager of the drift scenarios.
+const MANAGER_FLAG: &str = "--field-manager=sluiceway-web";
+
+fn kubectl(args: &[&str]) -> Vec<String> {
+    std::iter::once("kubectl")
+        .chain(args.iter().copied())
+        .map(str::to_owned)
+        .collect()
+}
+
+fn setup(cwd: &'static str, args: &[&str]) -> Step {
+    Step::Setup {
+        cwd,
+        argv: kubectl(args),
+        stdout_to_plan: false,
+    }
+}
+
+fn expect(exit: Exit, ops: &[&'static str]) -> Expect {
+    Expect {
+        exit,
+        ops: ops.to_vec(),
+    }
+}
+
+/// A `kubectl diff --server-side` of the plan: a preview (or, with
+/// `--show-managed-fields`, a drift check) with the whole-object diff program, or the
+/// tool diff with the machine's own.
+fn diff(
+    id: &'static str,
+    stack: &'static str,
+    flags: &[&str],
+    whole: bool,
+    expect: Expect,
+) -> Step {
+    let mut args = vec!["diff", "--server-side", NS_FLAG];
+    args.extend_from_slice(flags);
+    args.extend_from_slice(&["-f", "{plan}"]);
+    let env = if whole {
+        BTreeMap::from([(
+            sluiceway_tools::kubectl::EXTERNAL_DIFF_VAR.to_owned(),
+            EXTERNAL_DIFF.to_owned(),
+        )])
+    } else {
+        BTreeMap::new()
+    };
+    Step::Record(Record {
+        id,
+        cwd: stack,
+        argv: kubectl(&args),
+        format: if whole {
+            StdoutFormat::Diff
+        } else {
+            StdoutFormat::Text
+        },
+        env,
+        expect,
+        stdout_to_plan: false,
+        race_checked: true,
+    })
+}
+
+fn preview(id: &'static str, stack: &'static str, expect: Expect) -> Step {
+    diff(id, stack, &[], true, expect)
+}
+
+fn record(
+    id: &'static str,
+    cwd: &'static str,
+    args: &[&str],
+    format: StdoutFormat,
+    expect: Expect,
+) -> Record {
+    Record {
+        id,
+        cwd,
+        argv: kubectl(args),
+        format,
+        env: BTreeMap::new(),
+        expect,
+        stdout_to_plan: false,
+        race_checked: false,
+    }
+}
+
+impl From<Record> for Step {
+    fn from(record: Record) -> Step {
+        Step::Record(record)
+    }
+}
+
+fn fresh_namespace() -> Vec<Step> {
+    vec![
+        setup(
+            ".",
+            &[
+                "delete",
+                "namespace",
+                NAMESPACE,
+                "--ignore-not-found",
+                "--wait=true",
+            ],
+        ),
+        setup(".", &["create", "namespace", NAMESPACE]),
+    ]
+}
+
+fn bundle_web() -> Step {
+    Step::Bundle {
+        stack: "web",
+        recursive: false,
+        inventory: None,
+    }
+}
+
+fn apply(stack: &'static str, flags: &[&str]) -> Step {
+    let mut args = vec!["apply", "--server-side", NS_FLAG];
+    args.extend_from_slice(flags);
+    args.extend_from_slice(&["-f", "{plan}"]);
+    setup(stack, &args)
+}
+
+/// The namespace made, and web deployed as the adapter would deploy it.
+fn web_deployed(flags: &[&str]) -> Vec<Step> {
+    [fresh_namespace(), vec![bundle_web(), apply("web", flags)]].concat()
+}
+
+fn render_cache() -> Step {
+    Step::Setup {
+        cwd: "cache",
+        argv: kubectl(&["kustomize", "."]),
+        stdout_to_plan: true,
+    }
+}
+
+fn web_settings() -> Listing {
+    Listing {
+        api_version: "v1".into(),
+        kind: "ConfigMap".into(),
+        namespace: None,
+        name: "web-settings".into(),
+    }
+}
+
+/// The inventory's name for the stack `web` outside a repository.
+fn inventory_name() -> String {
+    sluiceway_tools::kubectl::inventory::name(
+        "",
+        &sluiceway_core::stack::StackId::derive("web", None),
+    )
+}
+
+fn inventory_read(id: &'static str) -> Step {
+    let name = inventory_name();
+    let args = [
+        "get",
+        "configmap",
+        name.as_str(),
+        NS_FLAG,
+        "--ignore-not-found",
+        "--output=json",
+    ];
+    record(
+        id,
+        "web",
+        &args,
+        StdoutFormat::Text,
+        expect(Exit::Zero, &[]),
+    )
+    .into()
+}
+
+fn live_read(id: &'static str) -> Step {
+    let args = [
+        "get",
+        NS_FLAG,
+        "--ignore-not-found",
+        "--show-managed-fields",
+        "--output=json",
+        "-f",
+        "{prune}",
+    ];
+    record(
+        id,
+        "web",
+        &args,
+        StdoutFormat::Text,
+        expect(Exit::Zero, &[]),
+    )
+    .into()
+}
+
+fn bundle_with_inventory(also: Vec<Listing>) -> Step {
+    Step::Bundle {
+        stack: "web",
+        recursive: false,
+        inventory: Some(also),
+    }
+}
+
+/// Every kubectl scenario, in the order they are recorded.
+pub fn kubectl_scenarios() -> Vec<Scenario> {
+    use Exit::*;
+    let s = |name, description, steps: Vec<Vec<Step>>| Scenario {
+        name,
+        description,
+        steps: steps.concat(),
+    };
+    vec![
+        s(
+            "version",
+            "kubectl version --client, which the version check reads.",
+            vec![vec![
+                record(
+                    "version",
+                    ".",
+                    &["version", "--client", "--output=json"],
+                    StdoutFormat::Json,
+                    expect(Zero, &[]),
+                )
+                .into(),
+            ]],
+        ),
+        s(
+            "new-stack",
+            "Both stacks before their first deploy, in an empty namespace: every object is a create.",
+            vec![
+                fresh_namespace(),
+                vec![
+                    bundle_web(),
+                    preview("diff", "web", expect(Nonzero, &["create"])),
+                    Record {
+                        stdout_to_plan: true,
+                        ..record(
+                            "kustomize-cache",
+                            "cache",
+                            &["kustomize", "."],
+                            StdoutFormat::Text,
+                            expect(Zero, &[]),
+                        )
+                    }
+                    .into(),
+                    preview("diff-cache", "cache", expect(Nonzero, &["create"])),
+                ],
+            ],
+        ),
+        s(
+            "no-changes",
+            "web deployed, and nothing changed.",
+            vec![
+                web_deployed(&[]),
+                vec![preview("diff", "web", expect(Zero, &[]))],
+            ],
+        ),
+        s(
+            "update",
+            "A new value in the ConfigMap, more replicas, a new image, and a new port in the JSON Service.",
+            vec![
+                web_deployed(&[]),
+                vec![
+                    Step::Edit {
+                        file: "web/configmap.yaml",
+                        from: "GREETING: CANARY-VALUE",
+                        to: "GREETING: CANARY-VALUE, hello",
+                    },
+                    Step::Edit {
+                        file: "web/deployment.yaml",
+                        from: "replicas: 2",
+                        to: "replicas: 3",
+                    },
+                    Step::Edit {
+                        file: "web/deployment.yaml",
+                        from: "image: nginx:1.27",
+                        to: "image: nginx:1.28",
+                    },
+                    Step::Edit {
+                        file: "web/service.json",
+                        from: "\"targetPort\": 80",
+                        to: "\"targetPort\": 8080",
+                    },
+                    bundle_web(),
+                    preview("diff", "web", expect(Nonzero, &["update"])),
+                ],
+            ],
+        ),
+        s(
+            "kustomize-update",
+            "cache, a kustomization, with more replicas.",
+            vec![
+                fresh_namespace(),
+                vec![
+                    render_cache(),
+                    apply("cache", &[]),
+                    Step::Edit {
+                        file: "cache/deployment.yaml",
+                        from: "replicas: 1",
+                        to: "replicas: 3",
+                    },
+                    Record {
+                        stdout_to_plan: true,
+                        ..record(
+                            "kustomize",
+                            "cache",
+                            &["kustomize", "."],
+                            StdoutFormat::Text,
+                            expect(Zero, &[]),
+                        )
+                    }
+                    .into(),
+                    preview("diff", "cache", expect(Nonzero, &["update"])),
+                ],
+            ],
+        ),
+        s(
+            "changed-secret",
+            "The Secret's token rotated: kubectl masks both sides.",
+            vec![
+                web_deployed(&[]),
+                vec![
+                    Step::Edit {
+                        file: "web/secret.yaml",
+                        from: "API_TOKEN: CANARY-SECRET",
+                        to: "API_TOKEN: CANARY-SECRET-ROTATED",
+                    },
+                    bundle_web(),
+                    preview("diff", "web", expect(Nonzero, &["update"])),
+                ],
+            ],
+        ),
+        s(
+            "mixed",
+            "A new ConfigMap next to an update of the Deployment.",
+            vec![
+                web_deployed(&[]),
+                vec![
+                    Step::Write {
+                        file: "web/extra.yaml",
+                        text: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-extra\ndata:\n  MOTD: CANARY-VALUE\n",
+                    },
+                    Step::Edit {
+                        file: "web/deployment.yaml",
+                        from: "replicas: 2",
+                        to: "replicas: 3",
+                    },
+                    bundle_web(),
+                    preview("diff", "web", expect(Nonzero, &["create", "update"])),
+                ],
+            ],
+        ),
+        s(
+            "removed-object",
+            "The ConfigMap taken out of the manifests: without pruning kubectl leaves it, and the diff is empty.",
+            vec![
+                web_deployed(&[]),
+                vec![
+                    Step::Remove {
+                        file: "web/configmap.yaml",
+                    },
+                    bundle_web(),
+                    preview("diff", "web", expect(Zero, &[])),
+                ],
+            ],
+        ),
+        s(
+            "immutable-field",
+            "A new selector of the Deployment, which the API server refuses to change.",
+            vec![
+                web_deployed(&[]),
+                vec![
+                    Step::Edit {
+                        file: "web/deployment.yaml",
+                        from: "  selector:\n    matchLabels:\n      app.kubernetes.io/name: web\n",
+                        to: "  selector:\n    matchLabels:\n      app.kubernetes.io/name: web\n      tier: front\n",
+                    },
+                    Step::Edit {
+                        file: "web/deployment.yaml",
+                        from: "    metadata:\n      labels:\n        app.kubernetes.io/name: web\n",
+                        to: "    metadata:\n      labels:\n        app.kubernetes.io/name: web\n        tier: front\n",
+                    },
+                    bundle_web(),
+                    preview("diff", "web", expect(Nonzero, &[])),
+                ],
+            ],
+        ),
+        s(
+            "conflict",
+            "Another field manager took the Deployment's replicas: the server-side dry run meets the conflict the deploy would meet.",
+            vec![
+                web_deployed(&[]),
+                vec![
+                    Step::Write {
+                        file: "other-team.yaml",
+                        text: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 4\n",
+                    },
+                    setup(
+                        ".",
+                        &[
+                            "apply",
+                            "--server-side",
+                            NS_FLAG,
+                            "--field-manager=other-team",
+                            "--force-conflicts",
+                            "-f",
+                            "other-team.yaml",
+                        ],
+                    ),
+                    bundle_web(),
+                    preview("diff", "web", expect(Nonzero, &[])),
+                ],
+            ],
+        ),
+        s(
+            "invalid-manifest",
+            "A manifest of a kind the cluster does not know.",
+            vec![
+                web_deployed(&[]),
+                vec![
+                    Step::Write {
+                        file: "web/unknown.yaml",
+                        text: "apiVersion: v1\nkind: NoSuchKind\nmetadata:\n  name: nothing\n",
+                    },
+                    bundle_web(),
+                    preview("diff", "web", expect(Nonzero, &[])),
+                ],
+            ],
+        ),
+        s(
+            "kustomize-error",
+            "A kustomization that names a file that is not there: kustomize fails.",
+            vec![vec![
+                Step::Edit {
+                    file: "cache/kustomization.yaml",
+                    from: "  - service.yaml\n",
+                    to: "  - service.yaml\n  - missing.yaml\n",
+                },
+                record(
+                    "kustomize",
+                    "cache",
+                    &["kustomize", "."],
+                    StdoutFormat::Text,
+                    expect(Nonzero, &[]),
+                )
+                .into(),
+            ]],
+        ),
+        s(
+            "missing-namespace",
+            "web's namespace does not exist: the server-side dry run cannot place the objects.",
+            vec![vec![
+                setup(
+                    ".",
+                    &[
+                        "delete",
+                        "namespace",
+                        NAMESPACE,
+                        "--ignore-not-found",
+                        "--wait=true",
+                    ],
+                ),
+                bundle_web(),
+                preview("diff", "web", expect(Nonzero, &[])),
+            ]],
+        ),
+        s(
+            "same-diff-twice",
+            "The same preview of an update twice, to see that the output holds still.",
+            vec![
+                web_deployed(&[]),
+                vec![
+                    Step::Edit {
+                        file: "web/configmap.yaml",
+                        from: "LOG_LEVEL: info",
+                        to: "LOG_LEVEL: debug",
+                    },
+                    Step::Edit {
+                        file: "web/deployment.yaml",
+                        from: "replicas: 2",
+                        to: "replicas: 3",
+                    },
+                    bundle_web(),
+                    preview("diff", "web", expect(Nonzero, &["update"])),
+                    preview("diff-again", "web", expect(Nonzero, &["update"])),
+                ],
+            ],
+        ),
+        s(
+            "deploy",
+            "web deployed from the rendered set its preview diffed, the way a deploy does it.",
+            vec![
+                fresh_namespace(),
+                vec![
+                    bundle_web(),
+                    preview("diff", "web", expect(Nonzero, &["create"])),
+                    record(
+                        "apply",
+                        "web",
+                        &["apply", "--server-side", NS_FLAG, "-f", "{plan}"],
+                        StdoutFormat::Text,
+                        expect(Zero, &[]),
+                    )
+                    .into(),
+                ],
+            ],
+        ),
+        s(
+            "deploy-failed",
+            "A preview that works, then the namespace goes before the deploy: the deploy fails.",
+            vec![
+                fresh_namespace(),
+                vec![
+                    bundle_web(),
+                    preview("diff", "web", expect(Nonzero, &["create"])),
+                    setup(".", &["delete", "namespace", NAMESPACE, "--wait=true"]),
+                    record(
+                        "apply",
+                        "web",
+                        &["apply", "--server-side", NS_FLAG, "-f", "{plan}"],
+                        StdoutFormat::Text,
+                        expect(Nonzero, &[]),
+                    )
+                    .into(),
+                ],
+            ],
+        ),
+        s(
+            "log-diff-changed-secret",
+            "The tool's own diff of a rotated Secret and a new ConfigMap value, for the job log.",
+            vec![
+                web_deployed(&[]),
+                vec![
+                    Step::Edit {
+                        file: "web/secret.yaml",
+                        from: "API_TOKEN: CANARY-SECRET",
+                        to: "API_TOKEN: CANARY-SECRET-ROTATED",
+                    },
+                    Step::Edit {
+                        file: "web/configmap.yaml",
+                        from: "GREETING: CANARY-VALUE",
+                        to: "GREETING: CANARY-VALUE, hello",
+                    },
+                    bundle_web(),
+                    diff("tool-diff", "web", &[], false, expect(Nonzero, &[])),
+                ],
+            ],
+        ),
+        s(
+            "prune-first",
+            "web with pruning before its first deploy: no inventory yet, and every object and the inventory are creates.",
+            vec![
+                fresh_namespace(),
+                vec![
+                    inventory_read("inventory"),
+                    bundle_with_inventory(vec![]),
+                    preview("diff", "web", expect(Nonzero, &["create"])),
+                ],
+            ],
+        ),
+        s(
+            "prune",
+            "web deployed with pruning, then its ConfigMap taken out of the manifests: the preview finds it through the inventory, the deploy deletes it, and the preview after lists it no more.",
+            vec![
+                fresh_namespace(),
+                vec![
+                    bundle_with_inventory(vec![]),
+                    apply("web", &[]),
+                    Step::Remove {
+                        file: "web/configmap.yaml",
+                    },
+                    inventory_read("inventory"),
+                    Step::PruneFile {
+                        listings: vec![web_settings()],
+                    },
+                    live_read("live"),
+                    Step::PruneFile {
+                        listings: vec![Listing {
+                            namespace: Some(NAMESPACE.into()),
+                            ..web_settings()
+                        }],
+                    },
+                    bundle_with_inventory(vec![web_settings()]),
+                    preview("diff", "web", expect(Zero, &[])),
+                    record(
+                        "apply",
+                        "web",
+                        &["apply", "--server-side", NS_FLAG, "-f", "{plan}"],
+                        StdoutFormat::Text,
+                        expect(Zero, &[]),
+                    )
+                    .into(),
+                    record(
+                        "delete",
+                        "web",
+                        &["delete", NS_FLAG, "--ignore-not-found", "-f", "{prune}"],
+                        StdoutFormat::Text,
+                        expect(Zero, &[]),
+                    )
+                    .into(),
+                    inventory_read("inventory-after"),
+                    Step::PruneFile {
+                        listings: vec![web_settings()],
+                    },
+                    live_read("live-after"),
+                    bundle_with_inventory(vec![]),
+                    preview("diff-after", "web", expect(Nonzero, &["update"])),
+                ],
+            ],
+        ),
+        s(
+            "drift-deleted",
+            "web deployed with pruning, then its ConfigMap deleted by hand: the preview shows a create, and the drift check knows the stack deployed it.",
+            vec![
+                fresh_namespace(),
+                vec![
+                    bundle_with_inventory(vec![]),
+                    apply("web", &[]),
+                    setup(
+                        "web",
+                        &[
+                            "delete",
+                            "configmap",
+                            "web-settings",
+                            NS_FLAG,
+                            "--wait=true",
+                        ],
+                    ),
+                    inventory_read("inventory"),
+                    preview("diff", "web", expect(Nonzero, &["create"])),
+                    inventory_read("inventory-drift"),
+                    diff(
+                        "drift",
+                        "web",
+                        &["--show-managed-fields"],
+                        true,
+                        expect(Nonzero, &["create"]),
+                    ),
+                ],
+            ],
+        ),
+        s(
+            "drift-changed",
+            "web deployed with its own field manager, then scaled and patched by hand: with forceConflicts the preview takes both back, and the drift check names them.",
+            vec![
+                web_deployed(&["--force-conflicts", MANAGER_FLAG]),
+                vec![
+                    setup(
+                        "web",
+                        &["scale", "deployment", "web", NS_FLAG, "--replicas=5"],
+                    ),
+                    setup(
+                        "web",
+                        &[
+                            "patch",
+                            "configmap",
+                            "web-settings",
+                            NS_FLAG,
+                            "--type=merge",
+                            "--patch={\"data\":{\"LOG_LEVEL\":\"debug\"}}",
+                        ],
+                    ),
+                    diff(
+                        "diff",
+                        "web",
+                        &["--force-conflicts", MANAGER_FLAG],
+                        true,
+                        expect(Nonzero, &["update"]),
+                    ),
+                    diff(
+                        "drift",
+                        "web",
+                        &["--force-conflicts", MANAGER_FLAG, "--show-managed-fields"],
+                        true,
+                        expect(Nonzero, &["update"]),
+                    ),
+                    record(
+                        "apply",
+                        "web",
+                        &[
+                            "apply",
+                            "--server-side",
+                            NS_FLAG,
+                            "--force-conflicts",
+                            MANAGER_FLAG,
+                            "-f",
+                            "{plan}",
+                        ],
+                        StdoutFormat::Text,
+                        expect(Zero, &[]),
+                    )
+                    .into(),
+                    diff(
+                        "diff-after",
+                        "web",
+                        &["--force-conflicts", MANAGER_FLAG],
+                        true,
+                        expect(Zero, &[]),
+                    ),
+                ],
+            ],
+        ),
+        s(
+            "drift-conflict",
+            "web deployed, then scaled by hand: without forceConflicts the preview meets the conflict, as a deploy would.",
+            vec![
+                web_deployed(&[]),
+                vec![
+                    setup(
+                        "web",
+                        &["scale", "deployment", "web", NS_FLAG, "--replicas=5"],
+                    ),
+                    preview("diff", "web", expect(Nonzero, &[])),
+                ],
+            ],
+        ),
+        s(
+            "recursive",
+            "web with recursive and a manifest in a subdirectory: the set holds it, as kubectl -R reads it.",
+            vec![
+                fresh_namespace(),
+                vec![
+                    Step::Write {
+                        file: "web/more/extra.yaml",
+                        text: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-more\ndata:\n  MOTD: CANARY-VALUE\n",
+                    },
+                    Step::Bundle {
+                        stack: "web",
+                        recursive: true,
+                        inventory: None,
+                    },
+                    preview("diff", "web", expect(Nonzero, &["create"])),
+                ],
+            ],
+        ),
+    ]
+}
