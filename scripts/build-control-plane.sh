@@ -74,11 +74,11 @@ mkdir -p "$GOPATH/src/k8s.io"
 ln -sfn "$SRC" "$GOPATH/src/k8s.io/kubernetes"
 export GOPATH
 LDFLAGS="-s -w \
- -X k8s.io/component-base/version.gitVersion=$K8S_VERSION \
- -X k8s.io/component-base/version.gitMajor=1 \
- -X k8s.io/component-base/version.gitMinor=20 \
- -X k8s.io/component-base/version.gitTreeState=clean \
- -X k8s.io/client-go/pkg/version.gitVersion=$K8S_VERSION"
+ -X k8s.io/kubernetes/vendor/k8s.io/component-base/version.gitVersion=$K8S_VERSION \
+ -X k8s.io/kubernetes/vendor/k8s.io/component-base/version.gitMajor=1 \
+ -X k8s.io/kubernetes/vendor/k8s.io/component-base/version.gitMinor=20 \
+ -X k8s.io/kubernetes/vendor/k8s.io/component-base/version.gitTreeState=clean \
+ -X k8s.io/kubernetes/vendor/k8s.io/client-go/pkg/version.gitVersion=$K8S_VERSION"
 cd "$GOPATH/src/k8s.io/kubernetes"
 for cmd in kube-apiserver kube-controller-manager; do
   go build -o "$BIN/$cmd" -ldflags "$LDFLAGS" "k8s.io/kubernetes/cmd/$cmd"

@@ -243,11 +243,17 @@ fn record(
     for scenario in &scenarios {
         let started = Instant::now();
         match recorder.record(scenario) {
-            Ok(()) => say(&format!(
-                "ok   {cli_version} {} ({:.1} s)",
-                scenario.name,
-                started.elapsed().as_secs_f64()
-            )),
+            Ok(retaken) => {
+                let races: String = retaken
+                    .iter()
+                    .map(|(id, runs)| format!(", {id} raced and took {runs} runs"))
+                    .collect();
+                let seconds = started.elapsed().as_secs_f64();
+                say(&format!(
+                    "ok   {cli_version} {} ({seconds:.1} s{races})",
+                    scenario.name
+                ));
+            }
             Err(e) => {
                 say(&format!("FAIL {cli_version} {}: {e}", scenario.name));
                 failed.push(scenario.name);

@@ -116,8 +116,9 @@ impl Places {
 }
 
 impl Recorder<'_> {
-    /// Records one scenario into `<out>/<scenario>/`, replacing what was there.
-    pub fn record(&self, scenario: &Scenario) -> Result<(), RecorderError> {
+    /// Records one scenario into `<out>/<scenario>/`, replacing what was there. Returns
+    /// how many runs each raced-then-retaken diff needed.
+    pub fn record(&self, scenario: &Scenario) -> Result<Vec<(String, usize)>, RecorderError> {
         let name = scenario.name.to_owned();
         let io = |what: &str| {
             let (name, what) = (name.clone(), what.to_owned());
@@ -140,6 +141,7 @@ impl Recorder<'_> {
         fs::create_dir_all(base.join("plan")).map_err(io("making the plan directory"))?;
 
         let mut recorded: Vec<(Record, Outcome)> = Vec::new();
+        let mut retaken = Vec::new();
         for (index, step) in scenario.steps.iter().enumerate() {
             let step_no = index + 1;
             match step {
@@ -258,7 +260,10 @@ impl Recorder<'_> {
                     }
                 }
                 Step::Record(record) => {
-                    let outcome = self.record_step(scenario, &places, record, step_no)?;
+                    let (outcome, runs) = self.record_step(scenario, &places, record, step_no)?;
+                    if runs > 1 {
+                        retaken.push((record.id.to_owned(), runs));
+                    }
                     if record.stdout_to_plan
                         && let Outcome::Exited { stdout, .. } = &outcome
                     {
@@ -268,7 +273,8 @@ impl Recorder<'_> {
                 }
             }
         }
-        self.save(scenario, recorded)
+        self.save(scenario, recorded)?;
+        Ok(retaken)
     }
 
     fn run(
@@ -296,9 +302,9 @@ impl Recorder<'_> {
         places: &Places,
         record: &Record,
         step: usize,
-    ) -> Result<Outcome, RecorderError> {
+    ) -> Result<(Outcome, usize), RecorderError> {
         let runs = if record.race_checked { MAX_RUNS } else { 1 };
-        for _ in 0..runs {
+        for run in 1..=runs {
             let outcome = self.run(places, record.cwd, &record.argv, &record.env);
             if let Outcome::NotStarted { why } = outcome {
                 return Err(RecorderError::NotStarted {
@@ -315,7 +321,7 @@ impl Recorder<'_> {
                 _ => false,
             };
             if !raced {
-                return Ok(outcome);
+                return Ok((outcome, run));
             }
         }
         Err(RecorderError::NeverHeldStill {

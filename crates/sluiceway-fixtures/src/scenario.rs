@@ -500,6 +500,7 @@ pub fn kubectl_scenarios() -> Vec<Scenario> {
                             NS_FLAG,
                             "--field-manager=other-team",
                             "--force-conflicts",
+                            "--validate=false",
                             "-f",
                             "other-team.yaml",
                         ],
@@ -738,13 +739,20 @@ pub fn kubectl_scenarios() -> Vec<Scenario> {
         ),
         s(
             "drift-changed",
-            "web deployed with its own field manager, then scaled and patched by hand: with forceConflicts the preview takes both back, and the drift check names them.",
+            "web deployed with its own field manager, then scaled and patched by hand: with forceConflicts the preview takes both back, and the drift check names them. Scaled with `kubectl patch`: a 1.20 server keeps no managed fields for `kubectl scale`.",
             vec![
                 web_deployed(&["--force-conflicts", MANAGER_FLAG]),
                 vec![
                     setup(
                         "web",
-                        &["scale", "deployment", "web", NS_FLAG, "--replicas=5"],
+                        &[
+                            "patch",
+                            "deployment",
+                            "web",
+                            NS_FLAG,
+                            "--type=merge",
+                            "--patch={\"spec\":{\"replicas\":5}}",
+                        ],
                     ),
                     setup(
                         "web",
@@ -799,13 +807,20 @@ pub fn kubectl_scenarios() -> Vec<Scenario> {
         ),
         s(
             "drift-conflict",
-            "web deployed, then scaled by hand: without forceConflicts the preview meets the conflict, as a deploy would.",
+            "web deployed, then scaled by hand: without forceConflicts the preview meets the conflict, as a deploy would. Scaled with `kubectl patch`: a 1.20 server keeps no managed fields for `kubectl scale`.",
             vec![
                 web_deployed(&[]),
                 vec![
                     setup(
                         "web",
-                        &["scale", "deployment", "web", NS_FLAG, "--replicas=5"],
+                        &[
+                            "patch",
+                            "deployment",
+                            "web",
+                            NS_FLAG,
+                            "--type=merge",
+                            "--patch={\"spec\":{\"replicas\":5}}",
+                        ],
                     ),
                     preview("diff", "web", expect(Nonzero, &[])),
                 ],

@@ -140,8 +140,9 @@ fn two_raced_runs_then_a_clean_one_keep_only_the_clean_output() {
     assert!(raced_write(&raced(&clean)) && !raced_write(&clean));
     let dir = tempfile::tempdir().unwrap();
     let runner = Scripted::new(vec![raced(&clean), raced(&clean), clean.clone()]);
-    recorder(&runner, dir.path()).record(&update()).unwrap();
+    let retaken = recorder(&runner, dir.path()).record(&update()).unwrap();
     assert_eq!(runner.diff_runs(), 3);
+    assert_eq!(retaken, [("diff".to_owned(), 3)]);
     let saved = dir.path().join("out/update");
     assert_eq!(
         fs::read_to_string(saved.join("diff.stdout")).unwrap(),
