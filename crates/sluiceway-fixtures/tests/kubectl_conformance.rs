@@ -14,6 +14,9 @@ use std::path::{Path, PathBuf};
 
 use sluiceway_fixtures::race::raced_write;
 use sluiceway_fixtures::replay::{Report, StepOutcome, Tool, replay};
+use support::{assert_no_value_left, copy_dir, summary};
+
+mod support;
 use sluiceway_tools::recording::{Scenario, StdoutFormat};
 
 fn corpus() -> Option<PathBuf> {
@@ -51,50 +54,9 @@ fn project(corpus: &Path, scenario: &str) -> (tempfile::TempDir, PathBuf) {
     (copy, root)
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 fn run(corpus: &Path, version: &Path, scenario: &str) -> Report {
     let (_keep, root) = project(corpus, scenario);
     replay(Tool::Kubectl, &root, &version.join(scenario)).unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// One line per step and one per change: `diff: update Deployment.apps/ns/web [spec.replicas]`.
-fn summary(report: &Report) -> Vec<String> {
-    let mut lines = Vec::new();
-    for step in &report.steps {
-        match &step.outcome {
-            StepOutcome::Diff { diff, .. } => {
-                lines.push(format!("{}: {} changes", step.command, diff.changes.len()));
-                let drift = diff.drift.iter().flatten().map(|c| ("drift ", c));
-                for (label, c) in diff.changes.iter().map(|c| ("", c)).chain(drift) {
-                    lines.push(format!(
-                        "  {label}{} {} [{}]",
-                        c.op,
-                        c.address,
-                        c.changed_keys.join(", ")
-                    ));
-                }
-            }
-            StepOutcome::Failure { failure } => {
-                lines.push(format!("{}: {}", step.command, failure.reason))
-            }
-            StepOutcome::Deployed { .. } => lines.push(format!("{}: deployed", step.command)),
-            StepOutcome::Version { version } => lines.push(format!("{}: {version}", step.command)),
-            StepOutcome::ToolDiff { .. } => lines.push(format!("{}: tool diff", step.command)),
-        }
-    }
-    lines
 }
 
 const WEB_CREATES: [&str; 4] = [

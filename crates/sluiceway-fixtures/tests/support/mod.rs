@@ -1,0 +1,80 @@
+//! What the fixture tests share: copying a project, and a report in lines a person can
+//! check against a recording.
+
+use std::fs;
+use std::path::Path;
+
+use sluiceway_fixtures::replay::{Report, StepOutcome};
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// One line per step and one per change: `diff: update Deployment.apps/ns/web [spec.replicas]`.
+pub fn summary(report: &Report) -> Vec<String> {
+    let mut lines = Vec::new();
+    for step in &report.steps {
+        match &step.outcome {
+            StepOutcome::Diff { diff, .. } => {
+                lines.push(format!("{}: {} changes", step.command, diff.changes.len()));
+                let drift = diff.drift.iter().flatten().map(|c| ("drift ", c));
+                for (label, c) in diff.changes.iter().map(|c| ("", c)).chain(drift) {
+                    lines.push(format!(
+                        "  {label}{} {} [{}]",
+                        c.op,
+                        c.address,
+                        c.changed_keys.join(", ")
+                    ));
+                }
+            }
+            StepOutcome::Failure { failure } => {
+                lines.push(format!("{}: {}", step.command, failure.reason))
+            }
+            StepOutcome::Deployed { .. } => lines.push(format!("{}: deployed", step.command)),
+            StepOutcome::Version { version } => lines.push(format!("{}: {version}", step.command)),
+            StepOutcome::ToolDiff { .. } => lines.push(format!("{}: tool diff", step.command)),
+        }
+    }
+    lines
+}
+
+/// Record 0021 over one replay: no canary, no base64 of the secret, no kubectl mask in
+/// anything the adapter produced but the tool diff, which may show the ConfigMap's value
+/// and never the Secret's.
+pub fn assert_no_value_left(report: &Report, scenario: &str, secret_forms: &[&str]) {
+    let json = serde_json::to_string(report).unwrap();
+    let produced = &report.produced;
+    let everything = [
+        json,
+        produced.log_lines.join("\n"),
+        produced.hash_inputs.join("\n"),
+    ]
+    .join("\n");
+    for canary in ["CANARY", "***"].iter().chain(secret_forms) {
+        assert!(
+            !everything.contains(canary),
+            "{scenario}: {canary} left the adapter"
+        );
+    }
+    for text in &produced.tool_diffs {
+        assert!(
+            text.contains("CANARY-VALUE"),
+            "{scenario}: the tool diff shows what kubectl shows"
+        );
+        for canary in secret_forms {
+            assert!(
+                !text.contains(canary),
+                "{scenario}: the tool diff shows a Secret's value"
+            );
+        }
+    }
+}
