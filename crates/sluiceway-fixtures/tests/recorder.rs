@@ -289,3 +289,53 @@ fn the_scenarios_are_the_twenty_three_of_the_reference() {
     ];
     assert_eq!(names, expected);
 }
+
+#[test]
+fn a_missing_kubectl_names_the_scenario_and_the_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let runner = sluiceway_tools::process::SystemRunner::default();
+    let mut recorder = recorder(&runner, dir.path());
+    recorder.env = BTreeMap::from([(
+        "PATH".to_owned(),
+        dir.path().join("empty").display().to_string(),
+    )]);
+    let version = kubectl_scenarios()
+        .into_iter()
+        .find(|s| s.name == "version")
+        .unwrap();
+    let error = recorder.record(&version).unwrap_err().to_string();
+    assert!(
+        error.starts_with(
+            "version, step 1: `kubectl version --client --output=json` could not be run"
+        ),
+        "{error}"
+    );
+    assert!(!dir.path().join("out/version").exists());
+}
+
+#[test]
+fn a_control_plane_that_does_not_come_up_says_so_and_leaves_nothing_running() {
+    use sluiceway_fixtures::control_plane::{Binaries, ControlPlane, ControlPlaneError};
+    let dir = tempfile::tempdir().unwrap();
+    assert!(matches!(
+        Binaries::in_dir(dir.path()),
+        Err(ControlPlaneError::Missing(_))
+    ));
+    let missing = Binaries::in_dir(dir.path()).err().unwrap().to_string();
+    assert!(
+        missing.contains("run scripts/build-control-plane.sh first"),
+        "{missing}"
+    );
+    // Binaries that start and stop at once: the API server never answers.
+    for name in ["etcd", "kube-apiserver", "kube-controller-manager"] {
+        std::os::unix::fs::symlink("/bin/false", dir.path().join(name)).unwrap();
+    }
+    let binaries = Binaries::in_dir(dir.path()).unwrap();
+    let error = ControlPlane::start(&binaries, Path::new("/bin/false"))
+        .err()
+        .unwrap();
+    assert!(
+        matches!(error, ControlPlaneError::NotReady { .. }),
+        "{error}"
+    );
+}
