@@ -1,12 +1,14 @@
 //! What the fixture tests share: copying a project, and a report in lines a person can
-//! check against a recording.
+//! check against a recording. Each test binary uses a part of it.
+
+#![allow(dead_code)]
 
 use std::fs;
 use std::path::Path;
 
 use sluiceway_fixtures::replay::{Report, StepOutcome};
 
-pub fn copy_dir(from: &Path, to: &Path) {
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
     for entry in fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
@@ -20,7 +22,7 @@ pub fn copy_dir(from: &Path, to: &Path) {
 }
 
 /// One line per step and one per change: `diff: update Deployment.apps/ns/web [spec.replicas]`.
-pub fn summary(report: &Report) -> Vec<String> {
+pub(crate) fn summary(report: &Report) -> Vec<String> {
     let mut lines = Vec::new();
     for step in &report.steps {
         match &step.outcome {
@@ -50,7 +52,7 @@ pub fn summary(report: &Report) -> Vec<String> {
 /// Record 0021 over one replay: no canary, no base64 of the secret, no kubectl mask in
 /// anything the adapter produced but the tool diff, which may show the ConfigMap's value
 /// and never the Secret's.
-pub fn assert_no_value_left(report: &Report, scenario: &str, secret_forms: &[&str]) {
+pub(crate) fn assert_no_value_left(report: &Report, scenario: &str, secret_forms: &[&str]) {
     let json = serde_json::to_string(report).unwrap();
     let produced = &report.produced;
     let everything = [
