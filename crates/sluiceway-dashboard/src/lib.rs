@@ -1,4 +1,12 @@
 //! The dashboard issue body: rendered from a view of the scan, read back from its markers,
 //! and kept under GitHub's limits. Pure: no I/O, the clock is handed in.
 
+pub mod body;
+pub mod escape;
+pub mod facts;
+pub mod header;
 pub mod marker;
+pub mod pictures;
+pub mod reader;
+mod rows;
+pub mod view;

@@ -1,0 +1,155 @@
+//! What a writer hands the renderer: the dashboard's facts in its own vocabulary.
+
+use jiff::Timestamp;
+use sluiceway_core::config::RawDashboard;
+use sluiceway_core::diff::Diff;
+use sluiceway_core::stack::StackId;
+
+/// Everything one body is rendered from. The same view always gives the same bytes.
+#[derive(Debug, Clone)]
+pub struct View {
+    pub root: Root,
+    pub links: Links,
+    pub rows: Vec<RowSource>,
+    /// Blocks of rows in states this version does not know, carried byte for byte.
+    pub unknown: Vec<String>,
+    pub trail: Vec<TrailEntry>,
+    pub ignored: Vec<Ignored>,
+    pub layout: RawDashboard,
+    /// How many changes an attribution line names before it counts the rest.
+    pub attribution_names: usize,
+    /// The release the pictures are served from and the footer names, e.g. `0.1.0`.
+    pub version: String,
+}
+
+/// The facts of the root marker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Root {
+    pub scan_sha: String,
+    pub scan_run: u64,
+    pub scan_at: Timestamp,
+    pub full_scan_at: Option<Timestamp>,
+    pub full_scan_run: Option<u64>,
+}
+
+/// Where links point: the GitHub server, the repository, and the release's pictures.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Links {
+    /// `https://github.com` (or a GitHub Enterprise Server).
+    pub server: String,
+    /// `owner/name`.
+    pub repository: String,
+    /// The job summary of this scan, where shortened rows send the reader.
+    pub summary: String,
+    /// The base address of the header pictures at the release's tag.
+    pub pictures: String,
+}
+
+impl Links {
+    pub fn commit(&self, sha: &str) -> String {
+        format!("{}/{}/commit/{sha}", self.server, self.repository)
+    }
+
+    pub fn run(&self, run: u64) -> String {
+        format!("{}/{}/actions/runs/{run}", self.server, self.repository)
+    }
+}
+
+/// A row the writer owns (rendered now) or one it carries from the body as it was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RowSource {
+    Fresh(Row),
+    Carried(crate::reader::RowBlock),
+}
+
+/// One stack's row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub stack: StackId,
+    pub state: State,
+    /// The last deploy failed; shown on the row until a later deploy.
+    pub failure: Option<FailureLine>,
+    /// Sluiceway's own sentences about the row (why it has no box, what it waits on).
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum State {
+    Pending {
+        diff: Diff,
+        preview: Option<String>,
+        attribution: Option<Attribution>,
+    },
+    /// Nothing to deploy from the code, but drift found.
+    Drifted {
+        diff: Diff,
+        preview: Option<String>,
+    },
+    Deploying {
+        ticker: String,
+        run: String,
+        attribution: Option<Attribution>,
+    },
+    Queued {
+        behind: Vec<StackId>,
+        ticker: String,
+        run: String,
+    },
+    PreviewFailed {
+        reason: String,
+        run: String,
+    },
+    /// Another update holds the stack's state lock.
+    Busy {
+        run: String,
+    },
+    InSync,
+}
+
+/// The changes that reached a stack since its last deploy from the dashboard.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attribution {
+    pub changes: Vec<Attributed>,
+    /// Changes the stack does not claim, only counted.
+    pub outside: usize,
+    pub compare: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Attributed {
+    PullRequest { number: u64, author: String },
+    Push { sha: String, author: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailureLine {
+    pub reason: String,
+    pub ticker: String,
+    pub at: Timestamp,
+    pub run: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrailEntry {
+    pub stack: StackId,
+    pub result: TrailResult,
+    pub login: String,
+    pub at: Timestamp,
+    pub run: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrailResult {
+    Deployed,
+    DriftFixed,
+    NoChanges,
+    Rehearsed,
+    Failed,
+}
+
+/// A stack `ignore` leaves out, listed in a fold under In sync.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ignored {
+    pub stack: StackId,
+    pub reason: Option<String>,
+}

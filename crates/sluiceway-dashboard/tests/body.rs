@@ -1,0 +1,387 @@
+//! The body a person reads, pinned by snapshot, and the properties every writer relies
+//! on: the same view gives the same bytes, reading a body gives back its facts, carried
+//! rows come back byte for byte, and the size budget holds.
+
+use jiff::Timestamp;
+use proptest::prelude::*;
+use sluiceway_core::config::RawDashboard;
+use sluiceway_core::diff::{Change, Diff, Op, Tracking};
+use sluiceway_core::stack::StackId;
+use sluiceway_dashboard::body::{self, HARD_LIMIT_UNITS, TARGET};
+use sluiceway_dashboard::reader;
+use sluiceway_dashboard::view::*;
+
+fn at(text: &str) -> Timestamp {
+    text.parse().unwrap()
+}
+
+fn links() -> Links {
+    Links {
+        server: "https://github.com".into(),
+        repository: "acme/infra".into(),
+        summary: "https://github.com/acme/infra/actions/runs/900#summary".into(),
+        pictures: "https://raw.githubusercontent.com/sluiceway/sluiceway/v0.1.0/assets/header"
+            .into(),
+    }
+}
+
+fn view(rows: Vec<Row>) -> View {
+    View {
+        root: Root {
+            scan_sha: "34e410f2ce7bd7cfd94d9a2f1d5bc0b2dcc6aa91".into(),
+            scan_run: 900,
+            scan_at: at("2026-11-30T10:02:41Z"),
+            full_scan_at: Some(at("2026-11-30T06:00:12Z")),
+            full_scan_run: Some(880),
+        },
+        links: links(),
+        rows: rows.into_iter().map(RowSource::Fresh).collect(),
+        unknown: vec![],
+        trail: vec![],
+        ignored: vec![],
+        layout: RawDashboard::default(),
+        attribution_names: 5,
+        version: "0.1.0".into(),
+    }
+}
+
+fn id(text: &str) -> StackId {
+    StackId::given(text)
+}
+
+fn change(address: &str, op: Op, keys: &[&str]) -> Change {
+    let (kind, name) = address.split_once('/').unwrap_or(("T", address));
+    Change {
+        changed_keys: keys.iter().map(|k| (*k).to_owned()).collect(),
+        ..Change::new(address, kind, name, op)
+    }
+}
+
+fn pending(stack: &str, changes: Vec<Change>) -> Row {
+    Row {
+        stack: id(stack),
+        state: State::Pending {
+            diff: Diff {
+                stack: id(stack),
+                changes,
+                drift: None,
+            },
+            preview: Some(format!(
+                "https://github.com/acme/infra/runs/{}",
+                stack.len()
+            )),
+            attribution: None,
+        },
+        failure: None,
+        notes: vec![],
+    }
+}
+
+fn every_state() -> View {
+    let replace = Change {
+        replace_keys: vec!["cidr_block".into()],
+        ..change(
+            "aws_subnet.private_b",
+            Op::Replace,
+            &["cidr_block", "tags[\"Name\"]"],
+        )
+    };
+    let tracked = Change {
+        tracking: Some(Tracking::Import),
+        ..change("aws_s3_bucket.logs", Op::None, &[])
+    };
+    let mut billing = pending(
+        "apps/billing:prod",
+        vec![
+            change(
+                "Deployment.apps/shop/billing",
+                Op::Update,
+                &["spec.replicas"],
+            ),
+            change("ConfigMap/shop/flags", Op::Create, &[]),
+        ],
+    );
+    if let State::Pending { attribution, .. } = &mut billing.state {
+        *attribution = Some(Attribution {
+            changes: vec![
+                Attributed::PullRequest {
+                    number: 514,
+                    author: "erin".into(),
+                },
+                Attributed::Push {
+                    sha: "11fa403908e7cf940afa4635f39fb7d8bf5f0eaa".into(),
+                    author: "renovate[bot]".into(),
+                },
+            ],
+            outside: 1,
+            compare: Some("https://github.com/acme/infra/compare/92a260f...34e410f".into()),
+        });
+    }
+    let network = pending(
+        "infra/network:prod",
+        vec![
+            replace,
+            tracked,
+            change(
+                "aws_route_table.private",
+                Op::Update,
+                &["route[1].nat_gateway_id"],
+            ),
+        ],
+    );
+    let legacy = Row {
+        failure: Some(FailureLine {
+            reason: "the tool exited with an error (exit code 1)".into(),
+            ticker: "bob".into(),
+            at: at("2026-11-29T16:40:00Z"),
+            run: "https://github.com/acme/infra/actions/runs/850".into(),
+        }),
+        ..pending(
+            "apps/legacy #12 @team",
+            vec![change("Queue/legacy-jobs", Op::Delete, &[])],
+        )
+    };
+    let drifted = Row {
+        stack: id("monitoring/grafana:prod"),
+        state: State::Drifted {
+            diff: Diff {
+                stack: id("monitoring/grafana:prod"),
+                changes: vec![],
+                drift: Some(vec![
+                    change(
+                        "Deployment.apps/mon/grafana",
+                        Op::Update,
+                        &["spec.replicas"],
+                    ),
+                    change("Record/status", Op::Delete, &[]),
+                ]),
+            },
+            preview: None,
+        },
+        failure: None,
+        notes: vec![],
+    };
+    let simple = |stack: &str, state: State| Row {
+        stack: id(stack),
+        state,
+        failure: None,
+        notes: vec![],
+    };
+    let mut view = view(vec![
+        billing,
+        network,
+        legacy,
+        drifted,
+        simple(
+            "apps/api:prod",
+            State::Deploying {
+                ticker: "alice".into(),
+                run: "https://github.com/acme/infra/actions/runs/901".into(),
+                attribution: None,
+            },
+        ),
+        simple(
+            "apps/worker:prod",
+            State::Queued {
+                behind: vec![id("apps/api:prod")],
+                ticker: "alice".into(),
+                run: "https://github.com/acme/infra/actions/runs/901".into(),
+            },
+        ),
+        simple(
+            "data/cache:prod",
+            State::PreviewFailed {
+                reason: "the preview timed out after 10 minutes".into(),
+                run: "https://github.com/acme/infra/actions/runs/900/job/1".into(),
+            },
+        ),
+        simple(
+            "infra/dns:prod",
+            State::Busy {
+                run: "https://github.com/acme/infra/actions/runs/900/job/2".into(),
+            },
+        ),
+        simple("apps/auth:prod", State::InSync),
+        simple("apps/auth:staging", State::InSync),
+    ]);
+    view.ignored = vec![Ignored {
+        stack: id("sandbox/playground:dev"),
+        reason: Some("deployed by hand".into()),
+    }];
+    view.trail = vec![
+        TrailEntry {
+            stack: id("apps/auth:prod"),
+            result: TrailResult::Deployed,
+            login: "alice".into(),
+            at: at("2026-11-30T09:41:00Z"),
+            run: "https://github.com/acme/infra/actions/runs/890".into(),
+        },
+        TrailEntry {
+            stack: id("apps/web:prod"),
+            result: TrailResult::Failed,
+            login: "bob".into(),
+            at: at("2026-11-29T16:40:00Z"),
+            run: "https://github.com/acme/infra/actions/runs/850".into(),
+        },
+    ];
+    view
+}
+
+#[test]
+fn a_body_with_every_state() {
+    let body = body::render(&every_state()).unwrap();
+    insta::assert_snapshot!(body);
+}
+
+#[test]
+fn without_personality_and_in_another_zone() {
+    let mut view = every_state();
+    view.layout.personality = false;
+    view.layout.time_zone = "Europe/Amsterdam".into();
+    view.layout.read_only = true;
+    let body = body::render(&view).unwrap();
+    assert!(!body.contains("<picture>") && !body.contains("🟡"));
+    assert!(body.contains("on 2026-11-30 11:02 +01:00"), "{body}");
+    assert!(
+        !body.contains("- [ ]"),
+        "a read-only dashboard draws no boxes"
+    );
+    assert!(!body.contains("#12 @team") && body.contains("&#35;12 &#64;team"));
+}
+
+#[test]
+fn the_reader_finds_what_the_renderer_wrote_and_carried_rows_come_back_whole() {
+    let view = every_state();
+    let body = body::render(&view).unwrap();
+    let read = reader::read(&body);
+    assert_eq!(read.root.as_ref().unwrap().get("scan-run"), Some("900"));
+    assert_eq!(read.rows.len(), 10);
+    assert!(read.rescan.as_ref().is_some_and(|r| !r.ticked));
+    let carried = View {
+        rows: read.rows.into_iter().map(RowSource::Carried).collect(),
+        ..view
+    };
+    assert_eq!(
+        body::render(&carried).unwrap(),
+        body,
+        "render, read, render is a fixed point"
+    );
+}
+
+#[test]
+fn the_body_never_ends_with_a_newline_and_is_deterministic() {
+    let a = body::render(&every_state()).unwrap();
+    let b = body::render(&every_state()).unwrap();
+    assert_eq!(a, b);
+    assert!(!a.ends_with('\n'));
+}
+
+/// A pending row with `n` changes, some of them destroys.
+fn big_row(i: usize, n: usize, deletes: usize) -> Row {
+    let changes = (0..n)
+        .map(|c| {
+            let op = if c < deletes { Op::Delete } else { Op::Update };
+            change(
+                &format!("kubernetes:apps/v1:Deployment/app-{i}-{c}"),
+                op,
+                &[
+                    "spec.template.spec.containers[0].image",
+                    "metadata.labels[\"app.kubernetes.io/version\"]",
+                ],
+            )
+        })
+        .collect();
+    pending(&format!("apps/stack-{i:04}:prod"), changes)
+}
+
+#[test]
+fn a_large_dashboard_is_shortened_biggest_rows_first() {
+    let mut rows: Vec<Row> = (0..100).map(|i| big_row(i, 1, 0)).collect();
+    rows.push(big_row(100, 450, 451));
+    let body = body::render(&view(rows)).unwrap();
+    assert!(body.encode_utf16().count() <= TARGET);
+    let read = reader::read(&body);
+    let huge = read
+        .rows
+        .iter()
+        .find(|r| r.facts.stack == "apps/stack-0100:prod")
+        .unwrap();
+    assert_eq!(huge.facts.shortened, 3);
+    assert!(huge.text.contains("deletes 450, too many to list here"));
+    assert!(
+        read.rows
+            .iter()
+            .filter(|r| r.facts.stack != "apps/stack-0100:prod")
+            .all(|r| r.facts.shortened == 0),
+        "the small rows keep their detail"
+    );
+    assert!(body.contains("> [!NOTE]\n> This dashboard is too long for one issue, so 1 of 101 rows are shortened (Pending)."));
+}
+
+#[test]
+fn a_dashboard_that_cannot_fit_is_not_written() {
+    let rows: Vec<Row> = (0..400).map(|i| big_row(i, 60, 30)).collect();
+    assert!(matches!(
+        body::render(&view(rows)),
+        Err(body::BodyError::TooLarge { .. })
+    ));
+}
+
+/// The budget's promise for one set of rows: the body is under GitHub's limit or
+/// refused; every row block is present; delete lines are all there or none.
+fn budget_holds(rows: Vec<Row>) -> Result<(), TestCaseError> {
+    let count = rows.len();
+    match body::render(&view(rows)) {
+        Ok(body) => {
+            prop_assert!(body.encode_utf16().count() <= HARD_LIMIT_UNITS);
+            let read = reader::read(&body);
+            prop_assert_eq!(read.rows.len(), count);
+            for row in &read.rows {
+                let shown = row.text.matches("<kbd>DELETE</kbd>").count();
+                prop_assert!(
+                    shown == 0 || shown == row.facts.deletes,
+                    "{} shows {} of {} deletes",
+                    row.facts.stack,
+                    shown,
+                    row.facts.deletes
+                );
+            }
+        }
+        Err(body::BodyError::TooLarge { .. }) => {}
+        Err(other) => prop_assert!(false, "{:?}", other),
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(8))]
+
+    /// Up to 2,000 stacks.
+    #[test]
+    fn the_budget_holds_for_many_stacks(n in 1usize..2000, changes in 1usize..4) {
+        budget_holds((0..n).map(|i| big_row(i, changes, usize::from(i % 7 == 0))).collect())?;
+    }
+
+    /// Diffs of any size, small to huge.
+    #[test]
+    fn the_budget_holds_for_any_diff(sizes in proptest::collection::vec((0usize..400, 0usize..5), 1..60)) {
+        budget_holds(sizes.iter().enumerate().map(|(i, (n, d))| big_row(i, *n + 1, (*d).min(*n + 1))).collect())?;
+    }
+
+    /// Carried blocks survive any change to the other rows.
+    #[test]
+    fn carried_rows_survive_other_rows_changing(n in 1usize..20, changed in 0usize..20) {
+        let rows: Vec<Row> = (0..n).map(|i| big_row(i, 2, 0)).collect();
+        let first = body::render(&view(rows.clone())).unwrap();
+        let blocks = reader::read(&first).rows;
+        let mut sources: Vec<RowSource> = blocks.iter().cloned().map(RowSource::Carried).collect();
+        let k = changed % n;
+        sources[k] = RowSource::Fresh(big_row(k, 5, 1));
+        let second = body::render(&View { rows: sources, ..view(vec![]) }).unwrap();
+        for (i, block) in blocks.iter().enumerate() {
+            if i != k {
+                prop_assert!(second.contains(&block.text));
+            }
+        }
+    }
+}
