@@ -9,4 +9,5 @@ pub mod marker;
 pub mod pictures;
 pub mod reader;
 mod rows;
+pub mod summary;
 pub mod view;

@@ -187,13 +187,12 @@ pub fn svg(
     if crates > MOST_CRATES {
         let _ = write!(
             s,
-            "<g transform=\"translate(66 {})\"><rect width=\"40\" height=\"32\" rx=\"2\" fill=\"{}\" stroke=\"{}\" stroke-width=\"3\"/></g><text x=\"86\" y=\"{}\" font-family=\"sans-serif\" font-size=\"16\" text-anchor=\"middle\" fill=\"{}\">+{}</text>",
-            upstream - 66,
+            "<g transform=\"translate(66 {})\"><rect width=\"40\" height=\"32\" rx=\"2\" fill=\"{}\" stroke=\"{}\" stroke-width=\"3\"/></g><text x=\"86\" y=\"{}\" font-family=\"sans-serif\" font-size=\"16\" text-anchor=\"middle\" fill=\"{}\">more</text>",
+            upstream - 22,
             p.crate_fill,
             p.crate_line,
-            upstream - 72,
-            p.ink,
-            crates - MOST_CRATES
+            upstream - 28,
+            p.ink
         );
     }
     // Signs on a pole at the gate: a diamond for deletes, a triangle for replaces.

@@ -11,6 +11,8 @@ const ROW_END: &str = "<!-- /sluiceway:row -->";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RowBlock {
     pub facts: RowFacts,
+    /// The marker as written, unknown keys included.
+    pub marker: Marker,
     /// The box at the start of the first line is ticked.
     pub ticked: bool,
     /// From the first line through the closing marker line, without a final newline.
@@ -82,6 +84,7 @@ pub fn read(body: &str) -> ReadBody {
                 let end = i + 1 + offset;
                 read.rows.push(RowBlock {
                     facts,
+                    marker,
                     ticked: box_state(line) == Some(true),
                     text: lines[i..=end].join("\n"),
                 });

@@ -2,7 +2,10 @@
 //! (`../shared/conformance/dashboard/example-dashboard.md`): every row block with its
 //! stack, state, hash and box, the root facts, and the rescan box.
 
-#![allow(clippy::print_stderr, reason = "a skipped corpus is announced on stderr")]
+#![allow(
+    clippy::print_stderr,
+    reason = "a skipped corpus is announced on stderr"
+)]
 
 use std::path::Path;
 
@@ -10,11 +13,15 @@ use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::reader;
 
 fn example() -> Option<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/dashboard/example-dashboard.md");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/conformance/dashboard/example-dashboard.md");
     match std::fs::read_to_string(&path) {
         Ok(text) => Some(text),
         Err(_) => {
-            eprintln!("notice: {} is absent; the reader was not held to it", path.display());
+            eprintln!(
+                "notice: {} is absent; the reader was not held to it",
+                path.display()
+            );
             None
         }
     }
@@ -24,26 +31,72 @@ fn example() -> Option<String> {
 fn every_row_block_of_the_reference_body_is_found() {
     let Some(body) = example() else { return };
     let read = reader::read(&body);
-    let root = read.root.as_ref().expect("the root marker on the first line");
+    let root = read
+        .root
+        .as_ref()
+        .expect("the root marker on the first line");
     assert_eq!(root.get("v"), Some("1"));
-    assert_eq!(root.get("scan-sha"), Some("34e410f2ce7bd7cfd94d9a2f1d5bc0b2dcc6aa91"));
+    assert_eq!(
+        root.get("scan-sha"),
+        Some("34e410f2ce7bd7cfd94d9a2f1d5bc0b2dcc6aa91")
+    );
     assert_eq!(root.get("scan-run"), Some("17034455121"));
     assert_eq!(root.get("scan-at"), Some("2026-09-21T10:02:41Z"));
     assert_eq!(root.get("full-scan-at"), Some("2026-09-21T06:00:12Z"));
-    let rows: Vec<(&str, Option<RowState>, Option<&str>, bool)> =
-        read.rows.iter().map(|r| (r.facts.stack.as_str(), r.facts.state, r.facts.hash.as_deref(), r.ticked)).collect();
+    let rows: Vec<(&str, Option<RowState>, Option<&str>, bool)> = read
+        .rows
+        .iter()
+        .map(|r| {
+            (
+                r.facts.stack.as_str(),
+                r.facts.state,
+                r.facts.hash.as_deref(),
+                r.ticked,
+            )
+        })
+        .collect();
     use RowState::*;
     assert_eq!(
         rows,
         [
             ("apps/api:prod", Some(Deploying), None, false),
             ("apps/worker:prod", Some(Queued), None, false),
-            ("apps/billing:prod", Some(Pending), Some("1d0a03db50bc7070"), false),
-            ("apps/legacy-worker:prod", Some(Pending), Some("63a63bc225aca792"), false),
-            ("apps/web:staging", Some(Pending), Some("ec5ef272e21b14c0"), false),
-            ("infra/network:prod", Some(Pending), Some("32cbe8fae705b3a9"), false),
-            ("monitoring/grafana:prod", Some(Drift), Some("3317badb7e6c946b"), false),
-            ("platform/external-dns:prod", Some(Drift), Some("78b602d7bc070d24"), false),
+            (
+                "apps/billing:prod",
+                Some(Pending),
+                Some("1d0a03db50bc7070"),
+                false
+            ),
+            (
+                "apps/legacy-worker:prod",
+                Some(Pending),
+                Some("63a63bc225aca792"),
+                false
+            ),
+            (
+                "apps/web:staging",
+                Some(Pending),
+                Some("ec5ef272e21b14c0"),
+                false
+            ),
+            (
+                "infra/network:prod",
+                Some(Pending),
+                Some("32cbe8fae705b3a9"),
+                false
+            ),
+            (
+                "monitoring/grafana:prod",
+                Some(Drift),
+                Some("3317badb7e6c946b"),
+                false
+            ),
+            (
+                "platform/external-dns:prod",
+                Some(Drift),
+                Some("78b602d7bc070d24"),
+                false
+            ),
             ("apps/api:staging", Some(InSync), None, false),
             ("apps/auth:prod", Some(InSync), None, false),
             ("apps/auth:staging", Some(InSync), None, false),
@@ -55,7 +108,10 @@ fn every_row_block_of_the_reference_body_is_found() {
         ]
     );
     let legacy = &read.rows[3].facts;
-    assert_eq!((legacy.destroys, legacy.deletes, legacy.tracking), (3, 3, 1));
+    assert_eq!(
+        (legacy.destroys, legacy.deletes, legacy.tracking),
+        (3, 3, 1)
+    );
     assert_eq!(read.rows[1].facts.behind, ["apps/api:prod"]);
     assert!(read.rescan.as_ref().is_some_and(|r| !r.ticked));
     assert_eq!(read.bulk.len(), 2);
@@ -66,14 +122,32 @@ fn every_row_block_of_the_reference_body_is_found() {
 #[test]
 fn a_tick_is_read_from_the_first_line_only_and_blocks_are_carried_whole() {
     let Some(body) = example() else { return };
-    let ticked = body.replacen("- [ ] **apps/billing:prod**", "- [x] **apps/billing:prod**", 1);
+    let ticked = body.replacen(
+        "- [ ] **apps/billing:prod**",
+        "- [x] **apps/billing:prod**",
+        1,
+    );
     let inside = ticked.replacen("  <kbd>create</kbd>", "  - [x] <kbd>create</kbd>", 1);
     let read = reader::read(&inside.replace('\n', "\r\n"));
-    let billing = read.rows.iter().find(|r| r.facts.stack == "apps/billing:prod").unwrap();
+    let billing = read
+        .rows
+        .iter()
+        .find(|r| r.facts.stack == "apps/billing:prod")
+        .unwrap();
     assert!(billing.ticked);
-    assert_eq!(read.rows.iter().filter(|r| r.ticked).count(), 1, "a box inside a block is never a tick");
-    assert!(billing.text.starts_with("- [x] **apps/billing:prod**") && billing.text.ends_with("<!-- /sluiceway:row -->"));
-    assert!(billing.text.contains("  - [x] <kbd>create</kbd>"), "the text between the markers is carried as it is");
+    assert_eq!(
+        read.rows.iter().filter(|r| r.ticked).count(),
+        1,
+        "a box inside a block is never a tick"
+    );
+    assert!(
+        billing.text.starts_with("- [x] **apps/billing:prod**")
+            && billing.text.ends_with("<!-- /sluiceway:row -->")
+    );
+    assert!(
+        billing.text.contains("  - [x] <kbd>create</kbd>"),
+        "the text between the markers is carried as it is"
+    );
 }
 
 #[test]

@@ -44,9 +44,36 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Look at a dashboard body without GitHub: what its markers say, or how it renders.
+    #[command(subcommand)]
+    Dashboard(DashboardCommand),
     /// Print the JSON Schema of sluiceway.yaml, for editors.
     ///
     /// Point yaml-language-server at it with a first line such as
     /// `# yaml-language-server: $schema=sluiceway.schema.json`.
     Schema,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DashboardCommand {
+    /// Print what a reader finds in a body: the root facts, each row with its marker facts
+    /// and whether its box is ticked, and the rescan box. The text inside a row is never
+    /// read.
+    Read {
+        /// A file holding the issue body.
+        file: PathBuf,
+        /// Print one JSON document (see docs/formats/dashboard-read-json.md).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write a self-contained HTML page that renders the body as GitHub-flavoured Markdown.
+    Html {
+        /// A file holding the issue body.
+        file: PathBuf,
+    },
+    /// Write the header pictures (SVG, light and dark) into a directory.
+    Pictures {
+        /// Where to write them (the repository keeps them in assets/header).
+        dir: PathBuf,
+    },
 }

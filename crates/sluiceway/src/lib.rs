@@ -3,13 +3,14 @@
 pub mod check;
 pub mod checkout;
 pub mod cli;
+pub mod dashboard;
 pub mod init;
 pub mod printer;
 mod setup;
 
 use std::process::ExitCode;
 
-use cli::{Cli, Command};
+use cli::{Cli, Command, DashboardCommand};
 use printer::Printer;
 
 /// How a command ended, as documented exit codes.
@@ -34,6 +35,13 @@ pub fn run(cli: Cli, printer: &mut Printer) -> ExitCode {
     let outcome = match cli.command {
         Command::Check { repo, json } => check::run(&repo, json, printer),
         Command::Init { repo, force } => init::run(&repo, force, printer),
+        Command::Dashboard(DashboardCommand::Read { file, json }) => {
+            dashboard::read(&file, json, printer)
+        }
+        Command::Dashboard(DashboardCommand::Html { file }) => dashboard::html(&file, printer),
+        Command::Dashboard(DashboardCommand::Pictures { dir }) => {
+            dashboard::write_pictures(&dir, printer)
+        }
         Command::Schema => {
             let schema = sluiceway_core::config::json_schema();
             printer.result(&format!(

@@ -230,3 +230,80 @@ fn init_stops_when_another_workflow_runs_sluiceway() {
     assert!(text(&out.stderr).contains(".github/workflows/old.yml already runs Sluiceway"));
     assert!(!repo.path().join("sluiceway.yaml").exists());
 }
+
+/// The pictures the dashboard links to are the ones the code draws.
+#[test]
+fn the_committed_pictures_are_current() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = sluiceway(&["dashboard", "pictures", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let committed = workspace_root().join("assets/header");
+    let mut names: Vec<String> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    let mut kept: Vec<String> = fs::read_dir(&committed)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    kept.sort();
+    assert_eq!(
+        names, kept,
+        "run `cargo run -- dashboard pictures assets/header`"
+    );
+    for name in names {
+        assert_eq!(
+            fs::read(dir.path().join(&name)).unwrap(),
+            fs::read(committed.join(&name)).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+fn reference_body() -> Option<PathBuf> {
+    let path = workspace_root().join("../shared/conformance/dashboard/example-dashboard.md");
+    path.is_file().then_some(path)
+}
+
+#[test]
+fn dashboard_read_says_what_the_markers_say() {
+    let Some(body) = reference_body() else { return };
+    let out = sluiceway(&["dashboard", "read", body.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    insta::assert_snapshot!(text(&out.stdout));
+    let json = sluiceway(&["dashboard", "read", "--json", body.to_str().unwrap()]);
+    let doc: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(doc["rows"].as_array().unwrap().len(), 16);
+    assert_eq!(doc["rows"][2]["hash"], "1d0a03db50bc7070");
+    assert_eq!(doc["rescan"]["ticked"], false);
+    assert_eq!(doc["carried"], 0);
+    assert_eq!(
+        sluiceway(&["dashboard", "read", "/nonexistent/body.md"])
+            .status
+            .code(),
+        Some(1)
+    );
+}
+
+#[test]
+fn dashboard_html_is_one_page_with_the_body_rendered() {
+    let Some(body) = reference_body() else { return };
+    let out = sluiceway(&["dashboard", "html", body.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let page = text(&out.stdout);
+    assert!(page.starts_with("<!doctype html>") && page.contains("<style>"));
+    assert!(page.contains("<details><summary>8 stacks in sync</summary>"));
+    assert!(
+        page.contains("<input type=\"checkbox\""),
+        "task lists are boxes"
+    );
+    assert!(
+        page.contains("<table>") || !page.contains("|---|"),
+        "tables render as tables"
+    );
+    assert!(
+        !page.contains("<link ") && !page.contains("<script"),
+        "nothing is loaded from elsewhere"
+    );
+}

@@ -10,6 +10,7 @@ use serde_json::Value;
 /// Every allowed edge between our own crates (normal dependencies).
 const ALLOWED: &[(&str, &str)] = &[
     ("sluiceway", "sluiceway-core"),
+    ("sluiceway", "sluiceway-dashboard"),
     ("sluiceway-tools", "sluiceway-core"),
     ("sluiceway-dashboard", "sluiceway-core"),
     ("sluiceway-fixtures", "sluiceway-core"),
