@@ -91,6 +91,8 @@ fn view(stacks: usize) -> View {
         unknown: vec![],
         trail: vec![],
         ignored: vec![],
+        confirms: vec![],
+        hints: vec![],
         layout: RawDashboard::default(),
         attribution_names: 5,
         version: "0.1.0".into(),

@@ -14,7 +14,7 @@ use crate::facts::{RowFacts, RowState};
 use crate::header;
 use crate::marker::Marker;
 use crate::rows::{self, Style, time};
-use crate::view::{RowSource, TrailResult, View};
+use crate::view::{BulkSection, Confirm, Hint, RowSource, TrailResult, View};
 
 /// What the size budget aims at, in UTF-16 code units.
 pub const TARGET: usize = 58_000;
@@ -206,6 +206,90 @@ const DEFAULT_ORDER: [Section; 7] = [
     Section::RecentlyDeployed,
 ];
 
+fn confirm_of(view: &View, section: BulkSection) -> Option<&Confirm> {
+    if view.layout.read_only {
+        return None;
+    }
+    view.confirms.iter().find(|c| c.section == section)
+}
+
+/// `- [ ] **Confirm:** deploy all 2 pending stacks: **a**, **b** · asked by carol`, and the
+/// line that says what ticking it does.
+fn confirm_box(confirm: &Confirm, verb: &str, noun: &str) -> String {
+    let names: Vec<String> = confirm
+        .stacks
+        .iter()
+        .map(|s| format!("**{}**", crate::escape::text(s.as_str())))
+        .collect();
+    let marker = Marker::new("bulk")
+        .with(
+            "section",
+            if confirm.section == BulkSection::Pending {
+                "pending"
+            } else {
+                "drift"
+            },
+        )
+        .with("confirm", confirm.asked_by.clone())
+        .with(
+            "stacks",
+            crate::marker::join_list(
+                &confirm
+                    .stacks
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>(),
+            ),
+        )
+        .with("hashes", confirm.hashes.join(","))
+        .with("scan-run", confirm.scan_run.to_string())
+        .render();
+    format!(
+        "- [ ] **Confirm:** {verb} {}: {} · asked by {} {marker}\n  Ticking this deploys each of them as its row shows it, in dependency order; a row that changes first takes the confirmation back.\n\n",
+        plural(
+            confirm.stacks.len(),
+            &format!("{noun} stack"),
+            &format!("{noun} stacks")
+        ),
+        names.join(", "),
+        crate::escape::text(&confirm.asked_by)
+    )
+}
+
+fn hint_line(hint: &Hint, zone: &TimeZone) -> String {
+    match hint {
+        Hint::ScanRunning { since, run } => format!(
+            "A scan is running since {} · [run]({run})",
+            time(*since, zone)
+        ),
+        Hint::RunWaiting { since, run } => format!(
+            "A run has been waiting for a runner since {} · [run]({run})",
+            time(*since, zone)
+        ),
+        Hint::RunFailed { run } => {
+            format!("The last run failed before Sluiceway ran · [run]({run})")
+        }
+        Hint::ConfigProblem { run } => format!(
+            "The last run found a problem in sluiceway.yaml, so nothing was previewed · [run]({run})"
+        ),
+        Hint::RunsFailed { count } => format!(
+            "{} failed since the scan before this one.",
+            plural(*count, "run", "runs")
+        ),
+        Hint::Freeze { from, to, reason } => {
+            let why = reason
+                .as_ref()
+                .map(|r| format!(": {}", crate::escape::text(r)))
+                .unwrap_or_default();
+            format!(
+                "Nothing deploys from {} to {}{why}.",
+                time(*from, zone),
+                time(*to, zone)
+            )
+        }
+    }
+}
+
 fn good_news(view: &View) -> &'static str {
     const LINES: [&str; 3] = [
         "Nothing is waiting: every stack matches its code.",
@@ -322,6 +406,9 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block]) -> String {
         let _ = write!(out, " · <sub>last full scan {}</sub>", time(full, zone));
     }
     out.push_str("\n\n");
+    for hint in &view.hints {
+        let _ = write!(out, "{}\n\n", hint_line(hint, zone));
+    }
     if personality {
         out.push_str("</div>\n\n");
     }
@@ -437,7 +524,9 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block]) -> String {
                 if !rows.is_empty() {
                     let _ = write!(out, "{}\n\n", list(&rows));
                 }
-                if rows.len() >= 2 && layout.deploy_all && !layout.read_only {
+                if let Some(confirm) = confirm_of(view, BulkSection::Pending) {
+                    out.push_str(&confirm_box(confirm, "deploy all", "pending"));
+                } else if rows.len() >= 2 && layout.deploy_all && !layout.read_only {
                     let marker = Marker::new("bulk").with("section", "pending").render();
                     let _ = write!(
                         out,
@@ -460,7 +549,9 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block]) -> String {
                     "## Drifted\n\nThese stacks changed outside their code. Deploying one puts it back as its code says.\n\n{}\n\n",
                     list(&rows)
                 );
-                if rows.len() >= 2 && layout.repair_all && !layout.read_only {
+                if let Some(confirm) = confirm_of(view, BulkSection::Drift) {
+                    out.push_str(&confirm_box(confirm, "repair all", "drifted"));
+                } else if rows.len() >= 2 && layout.repair_all && !layout.read_only {
                     let marker = Marker::new("bulk").with("section", "drift").render();
                     let _ = write!(
                         out,

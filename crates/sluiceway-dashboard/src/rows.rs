@@ -346,6 +346,8 @@ fn diff_row(
     });
     diff_facts(diff, facts);
     facts.shortened = level;
+    // A redacted row names no type, name or path: it shows what a shortest row shows.
+    let level = if style.layout.redact { 3 } else { level };
     let drift = diff.drift.clone().unwrap_or_default();
     let words = if pending && !drift.is_empty() {
         format!(

@@ -15,6 +15,10 @@ pub struct View {
     pub unknown: Vec<String>,
     pub trail: Vec<TrailEntry>,
     pub ignored: Vec<Ignored>,
+    /// Bulk boxes someone ticked, now waiting for their confirmation.
+    pub confirms: Vec<Confirm>,
+    /// Lines under the scan line: hints that decide nothing.
+    pub hints: Vec<Hint>,
     pub layout: RawDashboard,
     /// How many changes an attribution line names before it counts the rest.
     pub attribution_names: usize,
@@ -152,4 +156,43 @@ pub enum TrailResult {
 pub struct Ignored {
     pub stack: StackId,
     pub reason: Option<String>,
+}
+
+/// The bulk sections a box can deploy all of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BulkSection {
+    Pending,
+    Drift,
+}
+
+/// A confirm box: a person ticked "deploy all" and the next run names what that deploys.
+/// Ticking it is a tick on each named row, at the named hash.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Confirm {
+    pub section: BulkSection,
+    pub asked_by: String,
+    pub stacks: Vec<StackId>,
+    pub hashes: Vec<String>,
+    pub scan_run: u64,
+}
+
+/// A line under the scan line, in this order when several apply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Hint {
+    /// A scan started and has not written its result yet.
+    ScanRunning { since: Timestamp, run: String },
+    /// A run has waited for a runner for a while.
+    RunWaiting { since: Timestamp, run: String },
+    /// The last run failed before Sluiceway ran.
+    RunFailed { run: String },
+    /// The last run found a problem in sluiceway.yaml.
+    ConfigProblem { run: String },
+    /// Runs that failed since the scan before this one.
+    RunsFailed { count: usize },
+    /// Nothing deploys between these times.
+    Freeze {
+        from: Timestamp,
+        to: Timestamp,
+        reason: Option<String>,
+    },
 }

@@ -39,6 +39,8 @@ fn view(rows: Vec<Row>) -> View {
         unknown: vec![],
         trail: vec![],
         ignored: vec![],
+        confirms: vec![],
+        hints: vec![],
         layout: RawDashboard::default(),
         attribution_names: 5,
         version: "0.1.0".into(),
@@ -384,4 +386,148 @@ proptest! {
             }
         }
     }
+}
+
+fn rendered(change: impl FnOnce(&mut View)) -> String {
+    let mut view = every_state();
+    change(&mut view);
+    let body = body::render(&view).unwrap();
+    assert_eq!(
+        reader::read(&body).rows.len(),
+        10,
+        "no layout key ever drops a row block"
+    );
+    body
+}
+
+#[test]
+fn the_layout_keys_move_and_hide_but_never_drop_a_row() {
+    use sluiceway_core::config::raw::{DestroyAlert, InSyncSection, PendingDetail, Section};
+    let body = rendered(|v| v.layout.sections = vec![Section::InSync, Section::Pending]);
+    assert!(body.find("## In sync").unwrap() < body.find("## Pending").unwrap());
+    assert!(
+        body.find("## Pending").unwrap() < body.find("## Deploying").unwrap(),
+        "unnamed sections follow in their order"
+    );
+
+    let body = rendered(|v| v.layout.deploying_section = false);
+    assert!(!body.contains("## Deploying"));
+    assert!(
+        body.contains(
+            "<details><summary>2 stacks in sections this dashboard does not show</summary>"
+        )
+    );
+
+    let body = rendered(|v| v.layout.drifted_section = false);
+    assert!(!body.contains("## Drifted") && !body.contains("Repair all"));
+
+    let body = rendered(|v| v.layout.in_sync_section = InSyncSection::List);
+    assert!(!body.contains("stacks in sync</summary>") && body.contains("- apps/auth:prod <!--"));
+    let body = rendered(|v| v.layout.in_sync_section = InSyncSection::Off);
+    assert!(!body.contains("## In sync") && !body.contains("left out by ignore"));
+
+    let mut quiet = every_state();
+    quiet.rows.retain(|r| {
+        matches!(
+            r,
+            RowSource::Fresh(Row {
+                state: State::InSync,
+                ..
+            })
+        )
+    });
+    quiet.layout.zero_counts = false;
+    let body = body::render(&quiet).unwrap();
+    assert!(
+        body.contains("⚪&nbsp;**0 pending** · 🟢&nbsp;2 in sync\n"),
+        "zero counts hidden, pending kept"
+    );
+
+    quiet.layout.destroy_alert = DestroyAlert::Always;
+    assert!(
+        body::render(&quiet)
+            .unwrap()
+            .contains("> [!NOTE]\n> No pending stack deletes or replaces resources.")
+    );
+
+    let body = rendered(|v| v.layout.pending_detail = PendingDetail::Compact);
+    assert!(
+        !body.contains("<details><summary>2 changes</summary>")
+            && body.contains("<kbd>DELETE</kbd>")
+            && body.contains("[preview]")
+    );
+    let body = rendered(|v| v.layout.pending_detail = PendingDetail::Names);
+    assert!(!body.contains("[preview]") && body.contains("<kbd>REPLACE</kbd>"));
+
+    let body = rendered(|v| {
+        v.layout.deploy_all = false;
+        v.layout.rescan_box = false;
+        v.layout.footer = false;
+    });
+    assert!(
+        !body.contains("Deploy all")
+            && !body.contains("Rescan all")
+            && !body.contains("<sub>[Sluiceway]")
+    );
+    assert!(!body.contains("\n---\n"), "no rule when nothing follows it");
+}
+
+#[test]
+fn a_redacted_row_names_no_type_name_or_path_and_keeps_its_hash() {
+    let plain = reader::read(&body::render(&every_state()).unwrap());
+    let body = rendered(|v| v.layout.redact = true);
+    for secret in [
+        "shop/billing",
+        "spec.replicas",
+        "aws&#95;subnet",
+        "legacy-jobs",
+        "cidr&#95;block",
+        "<code>Deployment",
+    ] {
+        assert!(
+            !body.contains(secret),
+            "{secret} is shown on a redacted dashboard"
+        );
+    }
+    let redacted = reader::read(&body);
+    let hashes = |read: &reader::ReadBody| {
+        read.rows
+            .iter()
+            .map(|r| r.facts.hash.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        hashes(&redacted),
+        hashes(&plain),
+        "the hash covers the whole diff either way"
+    );
+    assert!(body.contains(":warning: **deletes 1, too many to list here.**"));
+}
+
+#[test]
+fn a_confirm_box_names_what_it_deploys_and_hints_sit_under_the_scan_line() {
+    let body = rendered(|v| {
+        v.confirms = vec![Confirm {
+            section: BulkSection::Pending,
+            asked_by: "carol".into(),
+            stacks: vec![id("apps/billing:prod"), id("infra/network:prod")],
+            hashes: vec!["6c2da1081e759753".into(), "f9251526ee7b0873".into()],
+            scan_run: 900,
+        }];
+        v.hints = vec![
+            Hint::ScanRunning {
+                since: at("2026-11-30T10:05:00Z"),
+                run: "https://github.com/acme/infra/actions/runs/901".into(),
+            },
+            Hint::RunsFailed { count: 2 },
+        ];
+    });
+    assert!(body.contains(
+        "- [ ] **Confirm:** deploy all 2 pending stacks: **apps/billing:prod**, **infra/network:prod** · asked by carol <!-- sluiceway:bulk section=\"pending\" confirm=\"carol\" stacks=\"apps/billing:prod,infra/network:prod\" hashes=\"6c2da1081e759753,f9251526ee7b0873\" scan-run=\"900\" -->"
+    ));
+    assert!(!body.contains("Deploy all 3 pending stacks"));
+    let read = reader::read(&body);
+    assert_eq!(read.bulk[0].marker.get("confirm"), Some("carol"));
+    assert!(body.contains("· <sub>last full scan 2026-11-30 06:00 UTC</sub>\n\nA scan is running since 2026-11-30 10:05 UTC · [run]"));
+    assert!(body.contains("\n\n2 runs failed since the scan before this one.\n\n"));
 }

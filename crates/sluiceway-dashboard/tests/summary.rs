@@ -27,6 +27,8 @@ fn view(rows: Vec<Row>) -> View {
         unknown: vec![],
         trail: vec![],
         ignored: vec![],
+        confirms: vec![],
+        hints: vec![],
         layout: RawDashboard::default(),
         attribution_names: 5,
         version: "0.1.0".into(),
