@@ -531,3 +531,40 @@ fn a_confirm_box_names_what_it_deploys_and_hints_sit_under_the_scan_line() {
     assert!(body.contains("· <sub>last full scan 2026-11-30 06:00 UTC</sub>\n\nA scan is running since 2026-11-30 10:05 UTC · [run]"));
     assert!(body.contains("\n\n2 runs failed since the scan before this one.\n\n"));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// Whatever the rows, a writer that carries every block of a body writes that body
+    /// again, byte for byte.
+    #[test]
+    fn render_read_render_is_a_fixed_point(
+        shapes in proptest::collection::vec((0usize..4, 0usize..6, any::<bool>()), 0..40),
+        personality in any::<bool>(),
+        read_only in any::<bool>(),
+    ) {
+        let rows: Vec<Row> = shapes
+            .iter()
+            .enumerate()
+            .map(|(i, (kind, n, failed))| {
+                let mut row = big_row(i, *n + 1, n % 3);
+                row.state = match kind {
+                    0 => row.state,
+                    1 => State::InSync,
+                    2 => State::PreviewFailed { reason: "the preview timed out after 10 minutes".into(), run: "https://example.invalid/run".into() },
+                    _ => State::Deploying { ticker: "alice".into(), run: "https://example.invalid/run".into(), attribution: None },
+                };
+                if *failed {
+                    row.failure = Some(FailureLine { reason: "the tool exited with an error (exit code 1)".into(), ticker: "bob".into(), at: at("2026-11-29T16:40:00Z"), run: "https://example.invalid/run".into() });
+                }
+                row
+            })
+            .collect();
+        let mut first = view(rows);
+        first.layout.personality = personality;
+        first.layout.read_only = read_only;
+        let body = body::render(&first).unwrap();
+        let carried = View { rows: reader::read(&body).rows.into_iter().map(RowSource::Carried).collect(), ..first };
+        prop_assert_eq!(body::render(&carried).unwrap(), body);
+    }
+}
