@@ -373,3 +373,28 @@ fn a_recorded_version_reads() {
         "v1.34.0"
     );
 }
+
+/// Inputs the fuzzer once broke the diff reader with (fuzz/regressions), read without a
+/// panic.
+#[test]
+fn fuzzer_finds_stay_fixed() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions");
+    let mut seen = 0;
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with("kubectl_diff-")
+        {
+            let text = String::from_utf8_lossy(&fs::read(&path).unwrap()).into_owned();
+            if let Ok(pairs) = kubectl::hunks::read(&text) {
+                let _ = kubectl::fold::read_pairs(&pairs);
+            }
+            seen += 1;
+        }
+    }
+    assert!(seen >= 1);
+}

@@ -109,7 +109,9 @@ pub fn read(output: &str) -> Result<Vec<ObjectPair>, HunkError> {
                 return error(i, "the rest of the object (the output ends inside a hunk)");
             }
             let line = lines[i];
-            let (marker, text) = line.split_at(line.len().min(1));
+            // The first character says which side a line is on; it may be any character.
+            let first = line.chars().next().map_or(0, char::len_utf8);
+            let (marker, text) = line.split_at(first);
             match marker {
                 " " if live_left > 0 && merged_left > 0 => {
                     live_left -= 1;
@@ -190,6 +192,12 @@ mod tests {
             "the rest of the object (the output ends inside a hunk)"
         );
         assert_eq!(read("garbage\n").unwrap_err().line, 1);
+    }
+
+    #[test]
+    fn a_line_may_start_with_any_character() {
+        let error = read("--- a\n+++ b\n@@ -1,1 +1,1 @@\n\u{61b}x\n").unwrap_err();
+        assert_eq!(error.line, 4);
     }
 
     #[test]
