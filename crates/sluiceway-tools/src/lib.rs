@@ -7,6 +7,7 @@
 
 pub mod changed_paths;
 pub mod kubectl;
+pub mod opentofu;
 pub mod process;
 pub mod recording;
 pub mod replay;
