@@ -18,6 +18,9 @@ pub struct Invocation {
     pub env: BTreeMap<String, String>,
     /// `None`: no limit (deploys).
     pub time_limit: Option<Duration>,
+    /// Write stdout to this file (created private) instead of keeping it: for output
+    /// that is large or holds values, read from a private place afterwards.
+    pub stdout_file: Option<PathBuf>,
 }
 
 /// Which output stream.

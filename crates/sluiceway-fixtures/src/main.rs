@@ -194,6 +194,7 @@ fn record(
             cwd: work.to_owned(),
             env: env.clone(),
             time_limit: Some(std::time::Duration::from_secs(60)),
+            stdout_file: None,
         }) {
             Outcome::Exited {
                 code: Some(0),

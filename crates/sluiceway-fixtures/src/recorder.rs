@@ -291,6 +291,7 @@ impl Recorder<'_> {
             cwd: places.cwd(cwd),
             env,
             time_limit: Some(TIME_LIMIT),
+            stdout_file: None,
         })
     }
 

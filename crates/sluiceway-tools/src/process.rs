@@ -1,7 +1,9 @@
 //! The one process runner: argv without a shell, a whole environment, a time limit, and
 //! a cap on what it keeps of each stream.
 
+use std::fs::OpenOptions;
 use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
@@ -80,13 +82,30 @@ impl Runner for SystemRunner {
                 why: "no program was named".to_owned(),
             };
         };
+        let stdout_target = match &invocation.stdout_file {
+            Some(path) => match OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .mode(0o600)
+                .open(path)
+            {
+                Ok(file) => Stdio::from(file),
+                Err(e) => {
+                    return Outcome::NotStarted {
+                        why: format!("{} could not be written: {}", path.display(), e.kind()),
+                    };
+                }
+            },
+            None => Stdio::piped(),
+        };
         let spawned = Command::new(program)
             .args(args)
             .current_dir(&invocation.cwd)
             .env_clear()
             .envs(&invocation.env)
             .stdin(Stdio::null())
-            .stdout(Stdio::piped())
+            .stdout(stdout_target)
             .stderr(Stdio::piped())
             .process_group(0)
             .spawn();
@@ -98,7 +117,17 @@ impl Runner for SystemRunner {
                 };
             }
         };
-        let stdout = drain(child.stdout.take().expect("stdout is piped"), self.cap);
+        let stdout = match child.stdout.take() {
+            Some(pipe) => drain(pipe, self.cap),
+            None => {
+                let (send, receive) = mpsc::channel();
+                let _ = send.send(Captured {
+                    bytes: Vec::new(),
+                    cut: false,
+                });
+                receive
+            }
+        };
         let stderr = drain(child.stderr.take().expect("stderr is piped"), self.cap);
         let (code, timed_out) = self.wait(&mut child, invocation.time_limit);
         let collect = |receiver: mpsc::Receiver<Captured>| {
@@ -168,6 +197,7 @@ mod tests {
             cwd: std::env::temp_dir(),
             env: BTreeMap::from([("GREETING".to_owned(), "hello".to_owned())]),
             time_limit: limit,
+            stdout_file: None,
         }
     }
 
@@ -183,6 +213,30 @@ mod tests {
                 stderr: b"none\n".to_vec(),
                 cut: None
             }
+        );
+    }
+
+    #[test]
+    fn stdout_can_go_to_a_private_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let mut invocation = sh("echo kept", None);
+        invocation.stdout_file = Some(dir.path().join("out"));
+        let outcome = SystemRunner::default().run(&invocation);
+        assert!(
+            matches!(outcome, Outcome::Exited { code: Some(0), ref stdout, .. } if stdout.is_empty())
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("out")).unwrap(),
+            "kept\n"
+        );
+        assert_eq!(
+            std::fs::metadata(dir.path().join("out"))
+                .unwrap()
+                .permissions()
+                .mode()
+                & 0o777,
+            0o600
         );
     }
 

@@ -181,6 +181,16 @@ impl Runner for Replay {
             id: command.id.clone(),
             files,
         });
+        let stdout = match &invocation.stdout_file {
+            Some(path) => match std::fs::write(path, &stdout) {
+                Ok(()) => Vec::new(),
+                Err(e) => {
+                    let why = format!("{} could not be written: {}", path.display(), e.kind());
+                    return Outcome::NotStarted { why };
+                }
+            },
+            None => stdout,
+        };
         Outcome::Exited {
             code: command.exit_code,
             stdout,

@@ -218,6 +218,7 @@ impl Context<'_> {
             cwd: cwd.to_owned(),
             env,
             time_limit: limit,
+            stdout_file: None,
         })
     }
 }
