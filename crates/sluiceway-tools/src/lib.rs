@@ -12,3 +12,4 @@ pub mod process;
 pub mod recording;
 pub mod replay;
 pub mod tool_log;
+pub mod tool_run;

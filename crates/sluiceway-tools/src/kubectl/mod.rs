@@ -14,13 +14,12 @@ pub mod objects;
 pub mod rendered_set;
 pub mod version;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use sluiceway_core::diff::{Change, Diff, Op, code_unit_order};
 use sluiceway_core::failure::{Failure, FailureReason};
-use sluiceway_core::runner::{Invocation, Outcome, Runner};
+use sluiceway_core::runner::Outcome;
 use sluiceway_core::stack::{StackId, ToolOptions};
 
 pub use fold::{FoldError, ReadPair};
@@ -31,6 +30,8 @@ use rendered_set::{PRUNE_FILE, RenderedSet};
 pub use version::{FLOOR, Version};
 
 use crate::tool_log::ToolLog;
+pub use crate::tool_run::Context;
+use crate::tool_run::{accept, minutes, unreadable};
 
 /// What makes kubectl diff whole objects: one hunk per object, from its first line.
 pub const EXTERNAL_DIFF: &str = "diff -N -U1000000";
@@ -111,18 +112,6 @@ pub struct Stack {
     pub options: Options,
 }
 
-/// What every run needs from the job.
-pub struct Context<'a> {
-    pub runner: &'a dyn Runner,
-    /// The tool's environment: the job's, minus `INPUT_*`.
-    pub env: &'a BTreeMap<String, String>,
-    /// `GITHUB_REPOSITORY`, or empty; part of the inventory's name.
-    pub repository: &'a str,
-    /// Where private directories for rendered sets are made.
-    pub scratch: &'a Path,
-    pub time_limit: Duration,
-}
-
 /// A preview's result, with the tool's words for the job log.
 #[derive(Debug)]
 pub struct Preview {
@@ -199,76 +188,6 @@ fn kubectl(args: impl IntoIterator<Item = String>) -> Vec<String> {
 
 fn strings(words: &[&str]) -> Vec<String> {
     words.iter().map(|w| (*w).to_owned()).collect()
-}
-
-impl Context<'_> {
-    fn invoke(
-        &self,
-        argv: Vec<String>,
-        cwd: &Path,
-        extra_env: &[(&str, &str)],
-        limit: Option<Duration>,
-    ) -> Outcome {
-        let mut env = self.env.clone();
-        for (name, value) in extra_env {
-            env.insert((*name).to_owned(), (*value).to_owned());
-        }
-        self.runner.run(&Invocation {
-            argv,
-            cwd: cwd.to_owned(),
-            env,
-            time_limit: limit,
-            stdout_file: None,
-        })
-    }
-}
-
-/// What a run gave, when it ended with a code the step accepts.
-struct Ran {
-    code: i32,
-    stdout: Vec<u8>,
-}
-
-/// Maps a run's outcome to its output or a fixed reason; stderr goes to the log.
-fn accept(
-    outcome: Outcome,
-    ok_codes: &[i32],
-    minutes: u32,
-    log: &mut ToolLog,
-) -> Result<Ran, Failure> {
-    match outcome {
-        Outcome::Exited {
-            code,
-            stdout,
-            stderr,
-            cut,
-        } => {
-            log.push_output(&stderr);
-            if cut.is_some() {
-                return Err(Failure::new(FailureReason::OutputTooLarge));
-            }
-            match code {
-                Some(code) if ok_codes.contains(&code) => Ok(Ran { code, stdout }),
-                other => Err(Failure::new(FailureReason::ToolError { exit_code: other })),
-            }
-        }
-        Outcome::TimedOut { stderr, .. } => {
-            log.push_output(&stderr);
-            Err(Failure::new(FailureReason::TimedOut { minutes }))
-        }
-        Outcome::NotStarted { why } => {
-            log.note(why);
-            Err(Failure::new(FailureReason::ToolError { exit_code: None }))
-        }
-    }
-}
-
-fn minutes(limit: Duration) -> u32 {
-    u32::try_from(limit.as_secs().div_ceil(60)).unwrap_or(u32::MAX)
-}
-
-fn unreadable(detail: impl Into<String>) -> Failure {
-    Failure::with_detail(FailureReason::UnreadableOutput, detail)
 }
 
 /// A set rendered and written, with what pruning found.

@@ -1,0 +1,93 @@
+//! What every adapter shares to run its tool: the job's context, and how a run's outcome
+//! becomes its output or a fixed reason (from the exit code, never from the tool's words).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+use sluiceway_core::failure::{Failure, FailureReason};
+use sluiceway_core::runner::{Invocation, Outcome, Runner};
+
+use crate::tool_log::ToolLog;
+
+/// What every run needs from the job.
+pub struct Context<'a> {
+    pub runner: &'a dyn Runner,
+    /// The tool's environment: the job's, minus `INPUT_*`.
+    pub env: &'a BTreeMap<String, String>,
+    /// `GITHUB_REPOSITORY`, or empty; part of the inventory's name.
+    pub repository: &'a str,
+    /// Where private directories for rendered sets are made.
+    pub scratch: &'a Path,
+    pub time_limit: Duration,
+}
+
+impl Context<'_> {
+    pub(crate) fn invoke(
+        &self,
+        argv: Vec<String>,
+        cwd: &Path,
+        extra_env: &[(&str, &str)],
+        limit: Option<Duration>,
+    ) -> Outcome {
+        let mut env = self.env.clone();
+        for (name, value) in extra_env {
+            env.insert((*name).to_owned(), (*value).to_owned());
+        }
+        self.runner.run(&Invocation {
+            argv,
+            cwd: cwd.to_owned(),
+            env,
+            time_limit: limit,
+            stdout_file: None,
+        })
+    }
+}
+
+/// What a run gave, when it ended with a code the step accepts.
+pub(crate) struct Ran {
+    pub code: i32,
+    pub stdout: Vec<u8>,
+}
+
+/// Maps a run's outcome to its output or a fixed reason; stderr goes to the log.
+pub(crate) fn accept(
+    outcome: Outcome,
+    ok_codes: &[i32],
+    minutes: u32,
+    log: &mut ToolLog,
+) -> Result<Ran, Failure> {
+    match outcome {
+        Outcome::Exited {
+            code,
+            stdout,
+            stderr,
+            cut,
+        } => {
+            log.push_output(&stderr);
+            if cut.is_some() {
+                return Err(Failure::new(FailureReason::OutputTooLarge));
+            }
+            match code {
+                Some(code) if ok_codes.contains(&code) => Ok(Ran { code, stdout }),
+                other => Err(Failure::new(FailureReason::ToolError { exit_code: other })),
+            }
+        }
+        Outcome::TimedOut { stderr, .. } => {
+            log.push_output(&stderr);
+            Err(Failure::new(FailureReason::TimedOut { minutes }))
+        }
+        Outcome::NotStarted { why } => {
+            log.note(why);
+            Err(Failure::new(FailureReason::ToolError { exit_code: None }))
+        }
+    }
+}
+
+pub(crate) fn minutes(limit: Duration) -> u32 {
+    u32::try_from(limit.as_secs().div_ceil(60)).unwrap_or(u32::MAX)
+}
+
+pub(crate) fn unreadable(detail: impl Into<String>) -> Failure {
+    Failure::with_detail(FailureReason::UnreadableOutput, detail)
+}
