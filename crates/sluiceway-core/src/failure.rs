@@ -23,6 +23,9 @@ pub enum FailureReason {
     OutputTooLarge,
     /// A deploy refused because what would go out is not what was previewed.
     ChangedSincePreview,
+    /// Another update holds the stack's state lock: not a failure of the stack, the next
+    /// scan previews it.
+    Busy,
 }
 
 impl fmt::Display for FailureReason {
@@ -46,6 +49,7 @@ impl fmt::Display for FailureReason {
             FailureReason::OutputTooLarge => {
                 f.write_str("the tool printed more than the 128 MiB Sluiceway holds")
             }
+            FailureReason::Busy => f.write_str("another update holds the stack's state lock"),
             FailureReason::ChangedSincePreview => f.write_str(
                 "what would be deployed changed after its preview; nothing was deployed",
             ),

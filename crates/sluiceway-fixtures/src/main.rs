@@ -46,7 +46,7 @@ enum Command {
     /// Writes <OUT>/<version>/<scenario>/; a scenario that fails leaves nothing.
     Record {
         #[arg(long, value_enum)]
-        tool: Tool,
+        tool: RecordTool,
         /// The kubectl binary to record.
         #[arg(long, value_name = "PATH")]
         kubectl: PathBuf,
@@ -76,6 +76,12 @@ enum Command {
         #[arg(last = true, required = true)]
         command: Vec<String>,
     },
+}
+
+/// The tools the recorder has scenarios for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum RecordTool {
+    Kubectl,
 }
 
 fn main() -> ExitCode {
@@ -112,7 +118,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Record {
-            tool: Tool::Kubectl,
+            tool: RecordTool::Kubectl,
             kubectl,
             only,
             out,

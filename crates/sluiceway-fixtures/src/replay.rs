@@ -15,6 +15,7 @@ use sluiceway_core::diff::{Change, Diff};
 use sluiceway_core::failure::Failure;
 use sluiceway_core::stack::StackId;
 use sluiceway_tools::kubectl::{self, rendered_set::RenderedSet};
+use sluiceway_tools::opentofu;
 use sluiceway_tools::recording::{RecordedCommand, RecordingError, Scenario};
 use sluiceway_tools::replay::{Placeholder, Replay};
 use thiserror::Error;
@@ -51,6 +52,7 @@ pub struct Step {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Operation {
+    Prepare,
     Preview,
     Drift,
     ToolDiff,
@@ -71,6 +73,9 @@ pub enum StepOutcome {
     },
     Deployed {
         deployed: bool,
+    },
+    Prepared {
+        prepared: bool,
     },
     Version {
         version: String,
@@ -183,6 +188,8 @@ pub enum ReplayError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Tool {
     Kubectl,
+    Opentofu,
+    Terraform,
 }
 
 /// One adapter operation, worked out from the recorded commands.
@@ -289,7 +296,15 @@ fn stack_of(command: &RecordedCommand, example: &Path, prunes: bool) -> kubectl:
 
 /// Replays `scenario_dir` through the adapter of `tool`, with `example` as the project.
 pub fn replay(tool: Tool, example: &Path, scenario_dir: &Path) -> Result<Report, ReplayError> {
-    let Tool::Kubectl = tool;
+    let binary = match tool {
+        Tool::Kubectl => return replay_kubectl(example, scenario_dir),
+        Tool::Opentofu => opentofu::Binary::Tofu,
+        Tool::Terraform => opentofu::Binary::Terraform,
+    };
+    replay_opentofu(binary, example, scenario_dir)
+}
+
+fn replay_kubectl(example: &Path, scenario_dir: &Path) -> Result<Report, ReplayError> {
     let scenario = Scenario::load(scenario_dir)?;
     let planned = plan(&scenario)?;
     let runner = Replay::new(
@@ -326,6 +341,8 @@ pub fn replay(tool: Tool, example: &Path, scenario_dir: &Path) -> Result<Report,
     for step in planned {
         let stack = stack_of(&step.command, example, step.prunes);
         let outcome = match step.operation {
+            // kubectl has no preparation; a recording never plans one.
+            Operation::Prepare => continue,
             Operation::Version => match kubectl::check_version(&ctx, example) {
                 Ok(version) => StepOutcome::Version {
                     version: version.to_string(),
@@ -479,6 +496,7 @@ pub fn text(report: &Report) -> String {
                 out.push_str(&format!("{lines} lines for the job log\n"))
             }
             StepOutcome::Deployed { .. } => out.push_str("deployed\n"),
+            StepOutcome::Prepared { .. } => out.push_str("prepared\n"),
             StepOutcome::Version { version } => out.push_str(&format!("{version}\n")),
             StepOutcome::Failure { failure } => {
                 out.push_str(&format!("failed: {}\n", failure.reason));
@@ -489,4 +507,176 @@ pub fn text(report: &Report) -> String {
         }
     }
     out
+}
+
+/// Replays an OpenTofu or Terraform scenario: `init` is a preparation, `plan -json` with
+/// the `show -json` after it a preview, `plan` without `-json` the tool diff, `apply` a
+/// deploy of the plan the last preview of that stack kept.
+fn replay_opentofu(
+    binary: opentofu::Binary,
+    example: &Path,
+    scenario_dir: &Path,
+) -> Result<Report, ReplayError> {
+    let scenario = Scenario::load(scenario_dir)?;
+    let runner = Replay::new(
+        &scenario,
+        example,
+        vec![Placeholder {
+            token: "{plan}",
+            file_name: opentofu::PLAN_FILE,
+        }],
+        vec![opentofu::WORKSPACE_VAR],
+    );
+    let scratch = tempfile::tempdir().map_err(|source| ReplayError::Scratch {
+        scenario: scenario.label.clone(),
+        source,
+    })?;
+    let env = BTreeMap::new();
+    let ctx = opentofu::Context {
+        runner: &runner,
+        env: &env,
+        repository: "",
+        scratch: scratch.path(),
+        time_limit: Duration::from_secs(600),
+    };
+    let mut kept: BTreeMap<(PathBuf, Option<String>), opentofu::SavedPlan> = BTreeMap::new();
+    let mut steps = Vec::new();
+    let mut produced = Produced::default();
+    for command in &scenario.recording.commands {
+        let args: Vec<&str> = command.argv.iter().skip(1).map(String::as_str).collect();
+        let dir = if command.cwd == "." {
+            example.to_owned()
+        } else {
+            example.join(&command.cwd)
+        };
+        let workspace = command.env.get(opentofu::WORKSPACE_VAR).cloned();
+        let stack = opentofu::Stack {
+            id: StackId::derive(&command.cwd, workspace.as_deref()),
+            dir: dir.clone(),
+            binary,
+            workspace: workspace.clone(),
+            var_files: args
+                .iter()
+                .filter_map(|a| a.strip_prefix("-var-file="))
+                .map(str::to_owned)
+                .collect(),
+        };
+        let (operation, outcome) = match args.first().copied() {
+            Some("version") => (
+                Operation::Version,
+                match opentofu::check_version(&ctx, binary, example) {
+                    Ok(version) => StepOutcome::Version {
+                        version: version.to_string(),
+                    },
+                    Err(e) => StepOutcome::Failure {
+                        failure: FailureJson {
+                            reason: e.to_string(),
+                            detail: Vec::new(),
+                        },
+                    },
+                },
+            ),
+            Some("init") => {
+                let run = opentofu::prepare(&dir, binary, &ctx);
+                produced
+                    .log_lines
+                    .extend(run.log.job_log_lines().iter().cloned());
+                (
+                    Operation::Prepare,
+                    match run.result {
+                        Ok(()) => StepOutcome::Prepared { prepared: true },
+                        Err(failure) => failure_outcome(&failure),
+                    },
+                )
+            }
+            Some("plan") if args.contains(&"-json") => {
+                let preview = opentofu::preview(&stack, &ctx, true);
+                produced
+                    .log_lines
+                    .extend(preview.log.job_log_lines().iter().cloned());
+                (
+                    Operation::Preview,
+                    match preview.result {
+                        Ok(previewed) => {
+                            if let Some(plan) = previewed.plan {
+                                kept.insert((dir.clone(), workspace.clone()), plan);
+                            }
+                            diff_outcome(&previewed.diff, &mut produced)
+                        }
+                        Err(failure) => failure_outcome(&failure),
+                    },
+                )
+            }
+            // Answered by the preview that asked for it.
+            Some("show") => continue,
+            Some("plan") => {
+                let diff = opentofu::tool_diff(&stack, &ctx);
+                produced
+                    .log_lines
+                    .extend(diff.log.job_log_lines().iter().cloned());
+                (
+                    Operation::ToolDiff,
+                    match diff.result {
+                        Ok(text) => {
+                            produced.tool_diffs.push(text.job_log_text().to_owned());
+                            StepOutcome::ToolDiff {
+                                lines: text.job_log_text().lines().count(),
+                            }
+                        }
+                        Err(failure) => failure_outcome(&failure),
+                    },
+                )
+            }
+            Some("apply") => {
+                let Some(plan) = kept.remove(&(dir.clone(), workspace.clone())) else {
+                    return Err(ReplayError::DeployWithoutPreview {
+                        scenario: scenario.label.clone(),
+                        command: command.id.clone(),
+                    });
+                };
+                let run = opentofu::deploy(&stack, &ctx, &plan);
+                produced
+                    .log_lines
+                    .extend(run.log.job_log_lines().iter().cloned());
+                (
+                    Operation::Deploy,
+                    match run.result {
+                        Ok(()) => StepOutcome::Deployed { deployed: true },
+                        Err(failure) => failure_outcome(&failure),
+                    },
+                )
+            }
+            other => {
+                return Err(ReplayError::UnknownCommand {
+                    scenario: scenario.label.clone(),
+                    command: command.id.clone(),
+                    what: other.unwrap_or("an empty command line").to_owned(),
+                });
+            }
+        };
+        steps.push(Step {
+            command: command.id.clone(),
+            operation,
+            outcome,
+        });
+    }
+    let misses = runner.misses();
+    if !misses.is_empty() {
+        return Err(ReplayError::Unrecorded {
+            scenario: scenario.label,
+            misses,
+        });
+    }
+    let unused = runner.unused();
+    if !unused.is_empty() {
+        return Err(ReplayError::Unused {
+            scenario: scenario.label,
+            unused,
+        });
+    }
+    Ok(Report {
+        scenario: scenario.recording.scenario,
+        steps,
+        produced,
+    })
 }

@@ -98,7 +98,8 @@ impl Replay {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// The files standing in for placeholders, when every argument matches.
+    /// The files standing in for placeholders, when every argument matches. A placeholder
+    /// may stand alone (`{plan}`) or inside an argument (`-out={plan}`).
     fn argv_matches(
         &self,
         recorded: &[String],
@@ -112,11 +113,13 @@ impl Replay {
             if r == a {
                 continue;
             }
-            let placeholder = self.placeholders.iter().find(|p| p.token == r)?;
-            if !a.ends_with(&format!("/{}", placeholder.file_name)) {
+            let placeholder = self.placeholders.iter().find(|p| r.contains(p.token))?;
+            let (prefix, suffix) = r.split_once(placeholder.token)?;
+            let path = a.strip_prefix(prefix)?.strip_suffix(suffix)?;
+            if !path.ends_with(&format!("/{}", placeholder.file_name)) {
                 return None;
             }
-            files.insert(placeholder.token.to_owned(), a.clone());
+            files.insert(placeholder.token.to_owned(), path.to_owned());
         }
         Some(files)
     }

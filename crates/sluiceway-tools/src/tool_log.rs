@@ -31,6 +31,20 @@ impl ToolLog {
     }
 }
 
+/// Text that may hold values; it has no `Display`, only the job-log printer reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolDiffText(String);
+
+impl ToolDiffText {
+    pub(crate) fn new(text: String) -> ToolDiffText {
+        ToolDiffText(text)
+    }
+
+    pub fn job_log_text(&self) -> &str {
+        &self.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

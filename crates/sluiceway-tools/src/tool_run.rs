@@ -91,3 +91,40 @@ pub(crate) fn minutes(limit: Duration) -> u32 {
 pub(crate) fn unreadable(detail: impl Into<String>) -> Failure {
     Failure::with_detail(FailureReason::UnreadableOutput, detail)
 }
+
+/// Why a tool cannot be used: the only failure that stops a job.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VersionError {
+    Missing {
+        tool: &'static str,
+        floor: crate::kubectl::Version,
+    },
+    Unreadable {
+        tool: &'static str,
+    },
+    TooOld {
+        tool: &'static str,
+        found: crate::kubectl::Version,
+        floor: crate::kubectl::Version,
+    },
+}
+
+impl std::fmt::Display for VersionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VersionError::Missing { tool, floor } => {
+                write!(
+                    f,
+                    "{tool} could not be run; Sluiceway needs {tool} {floor} or newer on the runner"
+                )
+            }
+            VersionError::Unreadable { tool } => write!(f, "{tool} did not say its version"),
+            VersionError::TooOld { tool, found, floor } => {
+                write!(
+                    f,
+                    "{tool} {found} is too old; Sluiceway needs {tool} {floor} or newer"
+                )
+            }
+        }
+    }
+}

@@ -355,7 +355,10 @@ fn the_version_floor_and_vendor_builds() {
     });
     assert_eq!(
         kubectl::check_version(&job.ctx(&missing), root),
-        Err(kubectl::VersionError::Missing)
+        Err(kubectl::VersionError::Missing {
+            tool: "kubectl",
+            floor: kubectl::FLOOR
+        })
     );
 }
 

@@ -44,6 +44,7 @@ pub(crate) fn summary(report: &Report) -> Vec<String> {
             StepOutcome::Deployed { .. } => lines.push(format!("{}: deployed", step.command)),
             StepOutcome::Version { version } => lines.push(format!("{}: {version}", step.command)),
             StepOutcome::ToolDiff { .. } => lines.push(format!("{}: tool diff", step.command)),
+            StepOutcome::Prepared { .. } => lines.push(format!("{}: prepared", step.command)),
         }
     }
     lines

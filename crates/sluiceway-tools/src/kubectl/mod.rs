@@ -29,8 +29,9 @@ use objects::Identity;
 use rendered_set::{PRUNE_FILE, RenderedSet};
 pub use version::{FLOOR, Version};
 
-use crate::tool_log::ToolLog;
+use crate::tool_log::{ToolDiffText, ToolLog};
 pub use crate::tool_run::Context;
+pub use crate::tool_run::VersionError;
 use crate::tool_run::{accept, minutes, unreadable};
 
 /// What makes kubectl diff whole objects: one hunk per object, from its first line.
@@ -134,16 +135,6 @@ pub struct ToolDiff {
     pub log: ToolLog,
 }
 
-/// Text that may hold values; it has no `Display`, only the job-log printer reads it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolDiffText(String);
-
-impl ToolDiffText {
-    pub fn job_log_text(&self) -> &str {
-        &self.0
-    }
-}
-
 #[derive(Debug)]
 pub struct DriftCheck {
     pub result: Result<Vec<Change>, Failure>,
@@ -154,32 +145,6 @@ pub struct DriftCheck {
 pub struct Deploy {
     pub result: Result<(), Failure>,
     pub log: ToolLog,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum VersionError {
-    Missing,
-    Unreadable,
-    TooOld(Version),
-}
-
-impl std::fmt::Display for VersionError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            VersionError::Missing => write!(
-                f,
-                "kubectl could not be run; Sluiceway needs kubectl {FLOOR} or newer on the runner"
-            ),
-            VersionError::Unreadable => write!(
-                f,
-                "kubectl did not say its version; Sluiceway needs kubectl {FLOOR} or newer"
-            ),
-            VersionError::TooOld(found) => write!(
-                f,
-                "kubectl {found} is too old; Sluiceway needs kubectl {FLOOR} or newer"
-            ),
-        }
-    }
 }
 
 fn kubectl(args: impl IntoIterator<Item = String>) -> Vec<String> {
@@ -491,7 +456,9 @@ pub fn tool_diff(stack: &Stack, ctx: &Context<'_>) -> ToolDiff {
         let outcome = ctx.invoke(argv, &stack.dir, &[], Some(ctx.time_limit));
         let ran = accept(outcome, &[0, 1], minutes(ctx.time_limit), &mut log)?;
         let text = strip_ansi_escapes::strip(&ran.stdout);
-        Ok(ToolDiffText(String::from_utf8_lossy(&text).into_owned()))
+        Ok(ToolDiffText::new(
+            String::from_utf8_lossy(&text).into_owned(),
+        ))
     })();
     ToolDiff { result, log }
 }
@@ -550,14 +517,21 @@ pub fn check_version(ctx: &Context<'_>, repo_root: &Path) -> Result<Version, Ver
             ..
         } => {
             let found = version::client_version(&String::from_utf8_lossy(&stdout))
-                .ok_or(VersionError::Unreadable)?;
+                .ok_or(VersionError::Unreadable { tool: "kubectl" })?;
             if found < FLOOR {
-                Err(VersionError::TooOld(found))
+                Err(VersionError::TooOld {
+                    tool: "kubectl",
+                    found,
+                    floor: FLOOR,
+                })
             } else {
                 Ok(found)
             }
         }
-        Outcome::NotStarted { .. } => Err(VersionError::Missing),
-        _ => Err(VersionError::Unreadable),
+        Outcome::NotStarted { .. } => Err(VersionError::Missing {
+            tool: "kubectl",
+            floor: FLOOR,
+        }),
+        _ => Err(VersionError::Unreadable { tool: "kubectl" }),
     }
 }
