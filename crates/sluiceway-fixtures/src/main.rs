@@ -40,24 +40,27 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Record scenarios with a real tool against the cluster KUBECONFIG names.
+    /// Record scenarios with a real tool: kubectl against the cluster KUBECONFIG names,
+    /// OpenTofu or Terraform against a local backend.
     ///
-    /// Refuses any context but `sluiceway-fixtures` (the local control plane) or `kind-*`.
-    /// Writes <OUT>/<version>/<scenario>/; a scenario that fails leaves nothing.
+    /// kubectl records only against the context `sluiceway-fixtures` (the local control
+    /// plane) or `kind-*`. Writes <OUT>/<version>/<scenario>/; a scenario that fails leaves
+    /// nothing.
     Record {
         #[arg(long, value_enum)]
         tool: RecordTool,
-        /// The kubectl binary to record.
-        #[arg(long, value_name = "PATH")]
-        kubectl: PathBuf,
+        /// The tool's binary.
+        #[arg(long, alias = "kubectl", value_name = "PATH")]
+        binary: PathBuf,
         /// Record only this scenario.
         #[arg(long, value_name = "SCENARIO")]
         only: Option<String>,
-        #[arg(long, value_name = "DIR", default_value = "fixtures/kubectl")]
-        out: PathBuf,
-        /// The example project the scenarios edit copies of.
-        #[arg(long, value_name = "DIR", default_value = "examples/homelab/k8s")]
-        example: PathBuf,
+        /// Default: fixtures/<tool>.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// The example project the scenarios edit copies of (default: the tool's own).
+        #[arg(long, value_name = "DIR")]
+        example: Option<PathBuf>,
         /// A fixed working directory (tool output holds its paths).
         #[arg(long, value_name = "DIR", default_value = "/tmp/sluiceway-fixtures")]
         work: PathBuf,
@@ -82,6 +85,18 @@ enum Command {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum RecordTool {
     Kubectl,
+    Opentofu,
+    Terraform,
+}
+
+impl RecordTool {
+    fn name(self) -> &'static str {
+        match self {
+            RecordTool::Kubectl => "kubectl",
+            RecordTool::Opentofu => "opentofu",
+            RecordTool::Terraform => "terraform",
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -118,13 +133,23 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Record {
-            tool: RecordTool::Kubectl,
-            kubectl,
+            tool,
+            binary,
             only,
             out,
             example,
             work,
-        } => record(&kubectl, only.as_deref(), &out, &example, &work),
+        } => {
+            let out = out.unwrap_or_else(|| PathBuf::from("fixtures").join(tool.name()));
+            let example = example.unwrap_or_else(|| {
+                PathBuf::from(if tool == RecordTool::Kubectl {
+                    "examples/homelab/k8s"
+                } else {
+                    "examples/tofu-lab"
+                })
+            });
+            record(tool, &binary, only.as_deref(), &out, &example, &work)
+        }
         Command::ControlPlane {
             kubectl,
             binaries,
@@ -155,20 +180,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 fn record(
-    kubectl: &Path,
+    tool: RecordTool,
+    binary: &Path,
     only: Option<&str>,
     out: &Path,
     example: &Path,
     work: &Path,
 ) -> anyhow::Result<ExitCode> {
-    let kubectl = kubectl
+    let binary = binary
         .canonicalize()
-        .with_context(|| format!("no kubectl at {}", kubectl.display()))?;
-    let Some(kubeconfig) = std::env::var_os("KUBECONFIG") else {
-        bail!(
-            "KUBECONFIG is not set; run the recorder inside `sluiceway-fixtures control-plane` or point it at a kind cluster"
-        );
-    };
+        .with_context(|| format!("no {} at {}", tool.name(), binary.display()))?;
     let example = example
         .canonicalize()
         .with_context(|| format!("no example project at {}", example.display()))?;
@@ -177,53 +198,81 @@ fn record(
     }
     std::fs::create_dir_all(work.join("home"))
         .with_context(|| format!("making {}", work.display()))?;
-    let kubectl_dir = kubectl.parent().map(Path::to_path_buf).unwrap_or_default();
-    let env = BTreeMap::from([
+    let binary_dir = binary.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut env = BTreeMap::from([
         (
             "PATH".to_owned(),
-            format!("{}:/usr/bin:/bin", kubectl_dir.display()),
-        ),
-        (
-            "KUBECONFIG".to_owned(),
-            kubeconfig.to_string_lossy().into_owned(),
+            format!("{}:/usr/bin:/bin", binary_dir.display()),
         ),
         ("HOME".to_owned(), work.join("home").display().to_string()),
     ]);
+    let command_name = binary
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default()
+        .to_owned();
     let runner = SystemRunner::default();
-    let ask = |args: &[&str]| {
-        let argv = std::iter::once("kubectl")
+    let ask = |env: &BTreeMap<String, String>, args: &[&str]| {
+        let argv = std::iter::once(command_name.as_str())
             .chain(args.iter().copied())
             .map(str::to_owned)
             .collect();
-        match runner.run(&Invocation {
+        let invocation = Invocation {
             argv,
             cwd: work.to_owned(),
             env: env.clone(),
             time_limit: Some(std::time::Duration::from_secs(60)),
             stdout_file: None,
-        }) {
+        };
+        match runner.run(&invocation) {
             Outcome::Exited {
                 code: Some(0),
                 stdout,
                 ..
             } => Ok(String::from_utf8_lossy(&stdout).trim().to_owned()),
             other => Err(anyhow::anyhow!(
-                "`kubectl {}` failed: {other:?}",
+                "`{command_name} {}` failed: {other:?}",
                 args.join(" ")
             )),
         }
     };
-    let context = ask(&["config", "current-context"])?;
-    if context != control_plane::CONTEXT && !context.starts_with("kind-") {
-        bail!(
-            "the kubeconfig's context is {context}; the recorder records only against `{}` or a kind cluster",
-            control_plane::CONTEXT
+    let (cli_version, mut scenarios) = if tool == RecordTool::Kubectl {
+        let Some(kubeconfig) = std::env::var_os("KUBECONFIG") else {
+            bail!(
+                "KUBECONFIG is not set; run the recorder inside `sluiceway-fixtures control-plane` or point it at a kind cluster"
+            );
+        };
+        env.insert(
+            "KUBECONFIG".to_owned(),
+            kubeconfig.to_string_lossy().into_owned(),
         );
-    }
-    let cli_version = version::client_version(&ask(&["version", "--client", "--output=json"])?)
-        .context("kubectl did not say its version")?
-        .to_string();
-    let mut scenarios = scenario::kubectl_scenarios();
+        let context = ask(&env, &["config", "current-context"])?;
+        if context != control_plane::CONTEXT && !context.starts_with("kind-") {
+            bail!(
+                "the kubeconfig's context is {context}; the recorder records only against `{}` or a kind cluster",
+                control_plane::CONTEXT
+            );
+        }
+        let version =
+            version::client_version(&ask(&env, &["version", "--client", "--output=json"])?)
+                .context("kubectl did not say its version")?;
+        (version.to_string(), scenario::kubectl_scenarios())
+    } else {
+        env.insert("TF_IN_AUTOMATION".to_owned(), "true".to_owned());
+        let said: serde_json::Value = serde_json::from_str(&ask(&env, &["version", "-json"])?)
+            .context("the version is not JSON")?;
+        let version = said
+            .get("terraform_version")
+            .and_then(|v| v.as_str())
+            .and_then(version::Version::parse)
+            .context("the tool did not say its version")?;
+        let name = if tool == RecordTool::Terraform {
+            "terraform"
+        } else {
+            "tofu"
+        };
+        (version.to_string(), scenario::opentofu_scenarios(name))
+    };
     if let Some(only) = only {
         let names: Vec<&str> = scenarios.iter().map(|s| s.name).collect();
         scenarios.retain(|s| s.name == only);

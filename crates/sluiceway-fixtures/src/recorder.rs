@@ -88,6 +88,16 @@ pub struct Recorder<'a> {
     pub cli_version: String,
 }
 
+/// A command a scenario keeps running; stopped when dropped.
+struct Held(std::process::Child);
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// The paths a scenario's placeholders stand for.
 struct Places {
     project: PathBuf,
@@ -96,13 +106,15 @@ struct Places {
 }
 
 impl Places {
+    /// The real paths in place of `{plan}` and `{prune}`, alone or inside an argument
+    /// (`-out={plan}`).
     fn resolve(&self, argv: &[String]) -> Vec<String> {
+        let (plan, prune) = (
+            self.plan.display().to_string(),
+            self.prune.display().to_string(),
+        );
         argv.iter()
-            .map(|a| match a.as_str() {
-                "{plan}" => self.plan.display().to_string(),
-                "{prune}" => self.prune.display().to_string(),
-                _ => a.clone(),
-            })
+            .map(|a| a.replace("{plan}", &plan).replace("{prune}", &prune))
             .collect()
     }
 
@@ -134,13 +146,15 @@ impl Recorder<'_> {
         }
         let places = Places {
             project: base.join("project"),
-            plan: base.join("plan/manifests.yaml"),
+            plan: base.join("plan").join(scenario.plan_file),
             prune: base.join("plan/prune.yaml"),
         };
         copy_dir(&self.example, &places.project).map_err(io("copying the example"))?;
         fs::create_dir_all(base.join("plan")).map_err(io("making the plan directory"))?;
 
         let mut recorded: Vec<(Record, Outcome)> = Vec::new();
+        // Commands a step left running; stopped when the scenario ends, however it ends.
+        let mut holding: Vec<Held> = Vec::new();
         let mut retaken = Vec::new();
         for (index, step) in scenario.steps.iter().enumerate() {
             let step_no = index + 1;
@@ -210,12 +224,29 @@ impl Recorder<'_> {
                     fs::write(&places.prune, inventory::stubs(listings))
                         .map_err(io("writing the prune file"))?;
                 }
+                Step::Hold {
+                    cwd,
+                    argv,
+                    env,
+                    until,
+                } => {
+                    let held = self.hold(&places, cwd, argv, env, until).map_err(|why| {
+                        RecorderError::NotStarted {
+                            scenario: name.clone(),
+                            step: step_no,
+                            command: argv.join(" "),
+                            why,
+                        }
+                    })?;
+                    holding.push(held);
+                }
                 Step::Setup {
                     cwd,
                     argv,
+                    env,
                     stdout_to_plan,
                 } => {
-                    let outcome = self.run(&places, cwd, argv, &BTreeMap::new());
+                    let outcome = self.run(&places, cwd, argv, env);
                     let command = argv.join(" ");
                     match outcome {
                         Outcome::Exited {
@@ -275,6 +306,41 @@ impl Recorder<'_> {
         }
         self.save(scenario, recorded)?;
         Ok(retaken)
+    }
+
+    /// Starts a command that keeps running, and waits (at most a minute) until it made
+    /// the project file `until`.
+    fn hold(
+        &self,
+        places: &Places,
+        cwd: &str,
+        argv: &[String],
+        extra: &BTreeMap<String, String>,
+        until: &str,
+    ) -> Result<Held, String> {
+        let argv = places.resolve(argv);
+        let mut env = self.env.clone();
+        env.extend(extra.iter().map(|(k, v)| (k.clone(), v.clone())));
+        let child = std::process::Command::new(&argv[0])
+            .args(&argv[1..])
+            .current_dir(places.cwd(cwd))
+            .env_clear()
+            .envs(&env)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .map_err(|e| format!("{} could not be started: {}", argv[0], e.kind()))?;
+        let held = Held(child);
+        let marker = places.project.join(until);
+        let started = std::time::Instant::now();
+        while !marker.exists() {
+            if started.elapsed() > Duration::from_secs(60) {
+                return Err(format!("{until} did not appear within a minute"));
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+        Ok(held)
     }
 
     fn run(
@@ -456,6 +522,43 @@ pub fn diff_ops(stdout: &str) -> Vec<&'static str> {
         .collect()
 }
 
+/// The ops a plan shows, read coarsely: each managed resource's actions joined by
+/// commas, and `move` and `import` for the tracking changes.
+pub fn plan_ops(show: &str) -> Vec<String> {
+    let Ok(plan) = serde_json::from_str::<serde_json::Value>(show) else {
+        return Vec::new();
+    };
+    let mut ops = Vec::new();
+    for change in plan
+        .get("resource_changes")
+        .and_then(|r| r.as_array())
+        .into_iter()
+        .flatten()
+    {
+        if change.get("mode").and_then(|m| m.as_str()) == Some("data") {
+            continue;
+        }
+        let actions: Vec<&str> = change
+            .pointer("/change/actions")
+            .and_then(|a| a.as_array())
+            .into_iter()
+            .flatten()
+            .filter_map(|a| a.as_str())
+            .collect();
+        ops.push(actions.join(","));
+        if change.get("previous_address").is_some_and(|p| !p.is_null()) {
+            ops.push("move".to_owned());
+        }
+        if change
+            .pointer("/change/importing")
+            .is_some_and(|i| !i.is_null())
+        {
+            ops.push("import".to_owned());
+        }
+    }
+    ops
+}
+
 /// Holds a saved recording to its scenario: every record step has its command (same
 /// argv, cwd, format and environment), the exit codes and ops meet the expectations, and
 /// nothing else was recorded. Reads only the saved files, so it serves fresh recordings
@@ -519,6 +622,20 @@ pub fn check_recording(scenario: &Scenario, dir: &Path) -> Vec<String> {
                 "{}: the output is not {:?}",
                 record.id, command.stdout_format
             ));
+        }
+        if command.stdout_format == StdoutFormat::Json
+            && command.argv.get(1).is_some_and(|a| a == "show")
+        {
+            let found = plan_ops(&text);
+            for op in &record.expect.ops {
+                if !found.iter().any(|f| f == op) {
+                    problems.push(format!(
+                        "{}: expected a change with op {op}, found only: {}",
+                        record.id,
+                        found.join(", ")
+                    ));
+                }
+            }
         }
         if command.stdout_format == StdoutFormat::Diff {
             let found = diff_ops(&text);

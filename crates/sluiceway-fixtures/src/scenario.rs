@@ -73,7 +73,17 @@ pub enum Step {
     Setup {
         cwd: &'static str,
         argv: Vec<String>,
+        /// Variables this step adds to the recorder's environment.
+        env: BTreeMap<String, String>,
         stdout_to_plan: bool,
+    },
+    /// Starts a command that keeps running until the scenario ends, and waits until it
+    /// has made `until` (a project file): e.g. a deploy that holds a state lock.
+    Hold {
+        cwd: &'static str,
+        argv: Vec<String>,
+        env: BTreeMap<String, String>,
+        until: &'static str,
     },
     Record(Record),
 }
@@ -82,6 +92,8 @@ pub enum Step {
 pub struct Scenario {
     pub name: &'static str,
     pub description: &'static str,
+    /// The file `{plan}` stands for, in the scenario's plan directory.
+    pub plan_file: &'static str,
     pub steps: Vec<Step>,
 }
 
@@ -112,6 +124,7 @@ fn setup(cwd: &'static str, args: &[&str]) -> Step {
     Step::Setup {
         cwd,
         argv: kubectl(args),
+        env: BTreeMap::new(),
         stdout_to_plan: false,
     }
 }
@@ -229,6 +242,7 @@ fn render_cache() -> Step {
     Step::Setup {
         cwd: "cache",
         argv: kubectl(&["kustomize", "."]),
+        env: BTreeMap::new(),
         stdout_to_plan: true,
     }
 }
@@ -304,6 +318,7 @@ pub fn kubectl_scenarios() -> Vec<Scenario> {
     let s = |name, description, steps: Vec<Vec<Step>>| Scenario {
         name,
         description,
+        plan_file: sluiceway_tools::kubectl::rendered_set::SET_FILE,
         steps: steps.concat(),
     };
     vec![
@@ -846,4 +861,431 @@ pub fn kubectl_scenarios() -> Vec<Scenario> {
             ],
         ),
     ]
+}
+
+/// The OpenTofu and Terraform scenarios for `binary` (`tofu` or `terraform`), on
+/// `examples/tofu-lab`: `lab` in the workspace `dev` unless a scenario says otherwise.
+/// `forget` needs a `removed` block, which OpenTofu has only from 1.7: it is recorded
+/// for Terraform alone. `.tofu` files (the `dns` stack) need OpenTofu 1.8, newer than the
+/// one the registries here serve, so no scenario records them.
+pub fn opentofu_scenarios(binary: &'static str) -> Vec<Scenario> {
+    use Exit::*;
+    let tool = |args: &[&str]| -> Vec<String> {
+        std::iter::once(binary)
+            .chain(args.iter().copied())
+            .map(str::to_owned)
+            .collect()
+    };
+    let workspace = |name: &str| BTreeMap::from([("TF_WORKSPACE".to_owned(), name.to_owned())]);
+    let dev = || workspace("dev");
+    let init = |cwd: &'static str| Step::Setup {
+        cwd,
+        argv: tool(&["init", "-input=false", "-no-color"]),
+        env: BTreeMap::new(),
+        stdout_to_plan: false,
+    };
+    let deployed = |env: BTreeMap<String, String>, var_file: &str| Step::Setup {
+        cwd: "lab",
+        argv: tool(&[
+            "apply",
+            "-input=false",
+            "-no-color",
+            "-auto-approve",
+            &format!("-var-file={var_file}"),
+        ]),
+        env,
+        stdout_to_plan: false,
+    };
+    let record = |id: &'static str,
+                  cwd: &'static str,
+                  argv: Vec<String>,
+                  format: StdoutFormat,
+                  env: BTreeMap<String, String>,
+                  expect: Expect| {
+        Step::Record(Record {
+            id,
+            cwd,
+            argv,
+            format,
+            env,
+            expect,
+            stdout_to_plan: false,
+            race_checked: false,
+        })
+    };
+    let plan_in = |id: &'static str,
+                   cwd: &'static str,
+                   env: BTreeMap<String, String>,
+                   var_file: Option<&str>,
+                   exit: Exit| {
+        let mut argv = tool(&[
+            "plan",
+            "-input=false",
+            "-no-color",
+            "-refresh=false",
+            "-json",
+            "-out={plan}",
+        ]);
+        argv.extend(var_file.map(|f| format!("-var-file={f}")));
+        record(id, cwd, argv, StdoutFormat::Text, env, expect(exit, &[]))
+    };
+    let plan = |id: &'static str, exit: Exit| plan_in(id, "lab", dev(), Some("dev.tfvars"), exit);
+    let show_in = |id: &'static str,
+                   cwd: &'static str,
+                   env: BTreeMap<String, String>,
+                   ops: &[&'static str]| {
+        record(
+            id,
+            cwd,
+            tool(&["show", "-json", "-no-color", "{plan}"]),
+            StdoutFormat::Json,
+            env,
+            expect(Zero, ops),
+        )
+    };
+    let show = |id: &'static str, ops: &[&'static str]| show_in(id, "lab", dev(), ops);
+    let apply = |exit: Exit| {
+        record(
+            "apply",
+            "lab",
+            tool(&["apply", "-input=false", "-no-color", "-json", "{plan}"]),
+            StdoutFormat::Text,
+            dev(),
+            expect(exit, &[]),
+        )
+    };
+    let edit = |from, to| Step::Edit {
+        file: "lab/main.tf",
+        from,
+        to,
+    };
+    let s = |name, description, steps: Vec<Step>| Scenario {
+        name,
+        description,
+        plan_file: sluiceway_tools::opentofu::PLAN_FILE,
+        steps,
+    };
+    let mut scenarios = vec![
+        s(
+            "version",
+            "The version check's command.",
+            vec![record(
+                "version",
+                ".",
+                tool(&["version", "-json"]),
+                StdoutFormat::Json,
+                BTreeMap::new(),
+                expect(Zero, &[]),
+            )],
+        ),
+        s(
+            "new-stack",
+            "lab:dev before its first deploy: init, then a plan of all creates in the workspace dev.",
+            vec![
+                Step::Record(Record {
+                    id: "init",
+                    cwd: "lab",
+                    argv: tool(&["init", "-input=false", "-no-color"]),
+                    format: StdoutFormat::Text,
+                    env: BTreeMap::new(),
+                    expect: expect(Zero, &[]),
+                    stdout_to_plan: false,
+                    race_checked: false,
+                }),
+                plan("plan", Zero),
+                show("show", &["create"]),
+            ],
+        ),
+        s(
+            "no-changes",
+            "lab:dev, deployed, and nothing changed.",
+            vec![
+                init("lab"),
+                deployed(dev(), "dev.tfvars"),
+                plan("plan", Zero),
+                show("show", &[]),
+            ],
+        ),
+        s(
+            "update",
+            "A new greeting in terraform_data's input, which changes it in place.",
+            vec![
+                init("lab"),
+                deployed(dev(), "dev.tfvars"),
+                edit("  default = \"hello\"", "  default = \"hello again\""),
+                plan("plan", Zero),
+                show("show", &["update"]),
+            ],
+        ),
+        s(
+            "replace",
+            "New notes, a replacing trigger of terraform_data: a new one replaces it.",
+            vec![
+                init("lab"),
+                deployed(dev(), "dev.tfvars"),
+                edit(
+                    "  default = \"first notes\"",
+                    "  default = \"second notes\"",
+                ),
+                plan("plan", Zero),
+                show("show", &["delete,create"]),
+            ],
+        ),
+        s(
+            "delete",
+            "The trigger taken out of the code.",
+            vec![
+                init("lab"),
+                deployed(dev(), "dev.tfvars"),
+                edit(
+                    "resource \"terraform_data\" \"trigger\" {\n  triggers_replace = {\n    secret = var.secret\n  }\n}\n",
+                    "",
+                ),
+                plan("plan", Zero),
+                show("show", &["delete"]),
+            ],
+        ),
+        s(
+            "mixed",
+            "An update, a replace, a delete and a create in one plan.",
+            vec![
+                init("lab"),
+                deployed(dev(), "dev.tfvars"),
+                edit("  default = \"hello\"", "  default = \"hello again\""),
+                edit(
+                    "  default = \"first notes\"",
+                    "  default = \"second notes\"",
+                ),
+                edit(
+                    "resource \"terraform_data\" \"trigger\" {\n  triggers_replace = {\n    secret = var.secret\n  }\n}\n",
+                    "resource \"terraform_data\" \"extra\" {\n  input = \"more\"\n}\n",
+                ),
+                plan("plan", Zero),
+                show("show", &["update", "delete,create", "delete", "create"]),
+            ],
+        ),
+        s(
+            "move",
+            "terraform_data.name renamed with a moved block.",
+            vec![
+                init("lab"),
+                deployed(dev(), "dev.tfvars"),
+                edit(
+                    "resource \"terraform_data\" \"name\" {",
+                    "moved {\n  from = terraform_data.name\n  to   = terraform_data.pet\n}\n\nresource \"terraform_data\" \"pet\" {",
+                ),
+                edit(
+                    "  value = terraform_data.name.output",
+                    "  value = terraform_data.pet.output",
+                ),
+                plan("plan", Zero),
+                show("show", &["move"]),
+            ],
+        ),
+        s(
+            "import",
+            "An import block for a terraform_data the code then tracks.",
+            vec![
+                init("lab"),
+                deployed(dev(), "dev.tfvars"),
+                Step::Write {
+                    file: "lab/imported.tf",
+                    text: "import {\n  to = terraform_data.imported\n  id = \"9f0a1c2e-0000-4000-8000-000000000001\"\n}\n\nresource \"terraform_data\" \"imported\" {\n}\n",
+                },
+                plan("plan", Zero),
+                show("show", &["import"]),
+            ],
+        ),
+        s(
+            "changed-secret",
+            "The sensitive variable rotated: an update and a replace at sensitive paths.",
+            vec![
+                init("lab"),
+                deployed(dev(), "dev.tfvars"),
+                edit(
+                    "  default   = \"CANARY-SECRET\"",
+                    "  default   = \"CANARY-SECRET-ROTATED\"",
+                ),
+                plan("plan", Zero),
+                show("show", &["update", "delete,create"]),
+            ],
+        ),
+        s(
+            "outputs-only",
+            "A new root output and no resource change.",
+            vec![
+                init("lab"),
+                deployed(dev(), "dev.tfvars"),
+                Step::Write {
+                    file: "lab/outputs.tf",
+                    text: "output \"greeting\" {\n  value = var.motd\n}\n",
+                },
+                plan("plan", Zero),
+                show("show", &[]),
+            ],
+        ),
+        s(
+            "other-workspace",
+            "lab:prod, the same root module in the workspace prod with its own var file.",
+            vec![
+                init("lab"),
+                plan_in("plan", "lab", workspace("prod"), Some("prod.tfvars"), Zero),
+                show_in("show", "lab", workspace("prod"), &["create"]),
+            ],
+        ),
+        s(
+            "missing-variable",
+            "The var file of lab:dev without the variable env: the plan cannot ask for it and fails.",
+            vec![
+                init("lab"),
+                Step::Write {
+                    file: "lab/dev.tfvars",
+                    text: "# env is missing\n",
+                },
+                plan("plan", Nonzero),
+            ],
+        ),
+        s(
+            "program-error",
+            "A resource block that is never closed: the plan fails with diagnostics in its JSON log.",
+            vec![
+                init("lab"),
+                Step::Write {
+                    file: "lab/broken.tf",
+                    text: "resource \"terraform_data\" \"broken\" {\n  input = \"never closed\"\n",
+                },
+                plan("plan", Nonzero),
+            ],
+        ),
+        s(
+            "init-failed",
+            "A backend type that does not exist: init fails, so no stack of the directory can be previewed.",
+            vec![
+                edit("  backend \"local\" {}", "  backend \"nosuchbackend\" {}"),
+                Step::Record(Record {
+                    id: "init",
+                    cwd: "lab",
+                    argv: tool(&["init", "-input=false", "-no-color"]),
+                    format: StdoutFormat::Text,
+                    env: BTreeMap::new(),
+                    expect: expect(Nonzero, &[]),
+                    stdout_to_plan: false,
+                    race_checked: false,
+                }),
+            ],
+        ),
+        s(
+            "same-plan-twice",
+            "The same plan of lab:dev twice, to see that the order of resource_changes holds.",
+            vec![
+                init("lab"),
+                plan("plan", Zero),
+                show("show", &["create"]),
+                plan("plan-again", Zero),
+                show("show-again", &["create"]),
+            ],
+        ),
+        s(
+            "stale-plan",
+            "A saved plan, then another deploy changes the state, then the saved plan is applied: the tool refuses it as stale.",
+            vec![
+                init("lab"),
+                deployed(dev(), "dev.tfvars"),
+                edit("  default = \"hello\"", "  default = \"hello again\""),
+                plan("plan", Zero),
+                show("show", &["update"]),
+                deployed(dev(), "dev.tfvars"),
+                apply(Nonzero),
+            ],
+        ),
+        s(
+            "deploy",
+            "lab:dev deployed from the plan file of its own plan, the way a deploy does it.",
+            vec![
+                init("lab"),
+                plan("plan", Zero),
+                show("show", &["create"]),
+                apply(Zero),
+            ],
+        ),
+        s(
+            "deploy-failed",
+            "A plan that works and a deploy that fails: a provisioner of a new resource exits with 3.",
+            vec![
+                init("lab"),
+                deployed(dev(), "dev.tfvars"),
+                Step::Write {
+                    file: "lab/fails.tf",
+                    text: "resource \"terraform_data\" \"fails\" {\n  provisioner \"local-exec\" {\n    command = \"exit 3\"\n  }\n}\n",
+                },
+                plan("plan", Zero),
+                show("show", &["create"]),
+                apply(Nonzero),
+            ],
+        ),
+        s(
+            "state-locked",
+            "lab:dev while another deploy of it runs and holds the state lock: the plan cannot take the lock and fails, which is read as busy.",
+            vec![
+                init("lab"),
+                deployed(dev(), "dev.tfvars"),
+                Step::Write {
+                    file: "lab/hold.tf",
+                    text: "resource \"terraform_data\" \"hold\" {\n  provisioner \"local-exec\" {\n    command = \"sleep 120\"\n  }\n}\n",
+                },
+                Step::Hold {
+                    cwd: "lab",
+                    argv: tool(&[
+                        "apply",
+                        "-input=false",
+                        "-no-color",
+                        "-auto-approve",
+                        "-var-file=dev.tfvars",
+                    ]),
+                    env: dev(),
+                    until: "lab/terraform.tfstate.d/dev/.terraform.tfstate.lock.info",
+                },
+                plan("plan", Nonzero),
+            ],
+        ),
+        s(
+            "log-diff-changed-secret",
+            "The tool's own diff of a rotated sensitive variable, for the job log.",
+            vec![
+                init("lab"),
+                deployed(dev(), "dev.tfvars"),
+                edit(
+                    "  default   = \"CANARY-SECRET\"",
+                    "  default   = \"CANARY-SECRET-ROTATED\"",
+                ),
+                record(
+                    "diff",
+                    "lab",
+                    tool(&[
+                        "plan",
+                        "-input=false",
+                        "-no-color",
+                        "-refresh=false",
+                        "-var-file=dev.tfvars",
+                    ]),
+                    StdoutFormat::Text,
+                    dev(),
+                    expect(Zero, &[]),
+                ),
+            ],
+        ),
+    ];
+    if binary == "terraform" {
+        scenarios.push(s("forget", "terraform_data.trigger under a removed block with destroy = false: the record goes, the object stays.", vec![
+            init("lab"),
+            deployed(dev(), "dev.tfvars"),
+            edit(
+                "resource \"terraform_data\" \"trigger\" {\n  triggers_replace = {\n    secret = var.secret\n  }\n}\n",
+                "removed {\n  from = terraform_data.trigger\n  lifecycle {\n    destroy = false\n  }\n}\n",
+            ),
+            plan("plan", Zero),
+            show("show", &["forget"]),
+        ]));
+    }
+    scenarios
 }
