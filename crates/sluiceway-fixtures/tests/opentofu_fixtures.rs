@@ -138,11 +138,7 @@ fn each_set_holds_exactly_its_scenarios_and_each_meets_its_expectations() {
                 scenario.name
             );
             let recorded = Recorded::load(&path).unwrap();
-            assert_eq!(
-                set.ends_with(&recorded.recording.cli_version),
-                true,
-                "{set}"
-            );
+            assert!(set.ends_with(&recorded.recording.cli_version), "{set}");
             for (stdout, stderr) in &recorded.outputs {
                 for text in [stdout, stderr] {
                     let text = String::from_utf8_lossy(text);
