@@ -1,0 +1,130 @@
+//! The OpenTofu adapter's own promises, on our recordings: the plan file lives in a
+//! private directory that is gone when the preview keeps no plan, and the JSON log is
+//! reduced to words without values.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+use std::time::Duration;
+
+use sluiceway_core::stack::StackId;
+use sluiceway_tools::opentofu::{self, Binary, Context, Stack};
+use sluiceway_tools::recording::Scenario;
+use sluiceway_tools::replay::{Placeholder, Replay};
+use sluiceway_tools::tool_log::ToolLog;
+
+fn workspace() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+fn replay(scenario: &str) -> (Replay, std::path::PathBuf) {
+    let example = workspace().join("examples/tofu-lab");
+    let recorded =
+        Scenario::load(&workspace().join("fixtures/opentofu/v1.6.2").join(scenario)).unwrap();
+    let runner = Replay::new(
+        &recorded,
+        &example,
+        vec![Placeholder {
+            token: "{plan}",
+            file_name: opentofu::PLAN_FILE,
+        }],
+        vec![opentofu::WORKSPACE_VAR],
+    );
+    (runner, example)
+}
+
+fn lab(example: &Path) -> Stack {
+    Stack {
+        id: StackId::derive("lab", Some("dev")),
+        dir: example.join("lab"),
+        binary: Binary::Tofu,
+        workspace: Some("dev".into()),
+        var_files: vec!["dev.tfvars".into()],
+    }
+}
+
+#[test]
+fn the_plan_lives_in_a_private_directory_that_goes_away() {
+    let scratch = tempfile::tempdir().unwrap();
+    let env = BTreeMap::new();
+    let (runner, example) = replay("same-plan-twice");
+    let ctx = Context {
+        runner: &runner,
+        env: &env,
+        repository: "",
+        scratch: scratch.path(),
+        time_limit: Duration::from_secs(60),
+    };
+    let first = opentofu::preview(&lab(&example), &ctx, false)
+        .result
+        .unwrap();
+    assert!(first.plan.is_none());
+    assert_eq!(
+        fs::read_dir(scratch.path()).unwrap().count(),
+        0,
+        "nothing of a preview that keeps no plan is left"
+    );
+    let kept = opentofu::preview(&lab(&example), &ctx, true)
+        .result
+        .unwrap()
+        .plan
+        .unwrap();
+    assert!(kept.path().starts_with(scratch.path()) && kept.path().ends_with("tfplan"));
+    assert_eq!(fs::read_dir(scratch.path()).unwrap().count(), 1);
+    drop(kept);
+    assert_eq!(fs::read_dir(scratch.path()).unwrap().count(), 0);
+    assert!(runner.misses().is_empty() && runner.unused().is_empty());
+}
+
+#[test]
+fn a_saved_plan_of_another_stack_is_refused_before_anything_runs() {
+    let scratch = tempfile::tempdir().unwrap();
+    let env = BTreeMap::new();
+    let (runner, example) = replay("deploy");
+    let ctx = Context {
+        runner: &runner,
+        env: &env,
+        repository: "",
+        scratch: scratch.path(),
+        time_limit: Duration::from_secs(60),
+    };
+    let plan = opentofu::preview(&lab(&example), &ctx, true)
+        .result
+        .unwrap()
+        .plan
+        .unwrap();
+    let other = Stack {
+        id: StackId::derive("lab", Some("prod")),
+        ..lab(&example)
+    };
+    let refused = opentofu::deploy(&other, &ctx, &plan);
+    assert_eq!(
+        refused.result.unwrap_err().reason,
+        sluiceway_core::failure::FailureReason::ChangedSincePreview
+    );
+    assert_eq!(
+        runner.unused(),
+        ["apply"],
+        "the tool was not asked to apply"
+    );
+}
+
+#[test]
+fn the_json_log_becomes_words_without_planned_changes() {
+    let recorded =
+        Scenario::load(&workspace().join("fixtures/opentofu/v1.6.2/program-error")).unwrap();
+    let mut log = ToolLog::default();
+    opentofu::log_words(&recorded.outputs[0].0, &mut log);
+    let lines = log.job_log_lines().join("\n");
+    assert!(lines.contains("Error: "), "{lines}");
+    assert!(lines.contains("  on broken.tf line"), "{lines}");
+    let recorded =
+        Scenario::load(&workspace().join("fixtures/opentofu/v1.6.2/changed-secret")).unwrap();
+    let mut log = ToolLog::default();
+    opentofu::log_words(&recorded.outputs[0].0, &mut log);
+    let lines = log.job_log_lines().join("\n");
+    assert!(!lines.contains("CANARY") && !lines.contains("planned_change"));
+}
