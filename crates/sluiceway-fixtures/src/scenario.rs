@@ -547,7 +547,7 @@ pub fn kubectl_scenarios() -> Vec<Scenario> {
                 Step::Edit {
                     file: "cache/kustomization.yaml",
                     from: "  - service.yaml\n",
-                    to: "  - service.yaml\n  - missing.yaml\n",
+                    to: "  - service.yaml\n  - not-written-yet.yaml\n",
                 },
                 record(
                     "kustomize",
