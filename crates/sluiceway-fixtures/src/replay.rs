@@ -437,6 +437,16 @@ fn replay_kubectl(example: &Path, scenario_dir: &Path) -> Result<Report, ReplayE
             outcome,
         });
     }
+    finish(&runner, scenario, steps, produced)
+}
+
+/// A replay passes only if every call was recorded and every recorded call was made.
+fn finish(
+    runner: &Replay,
+    scenario: Scenario,
+    steps: Vec<Step>,
+    produced: Produced,
+) -> Result<Report, ReplayError> {
     let misses = runner.misses();
     if !misses.is_empty() {
         return Err(ReplayError::Unrecorded {
@@ -660,23 +670,5 @@ fn replay_opentofu(
             outcome,
         });
     }
-    let misses = runner.misses();
-    if !misses.is_empty() {
-        return Err(ReplayError::Unrecorded {
-            scenario: scenario.label,
-            misses,
-        });
-    }
-    let unused = runner.unused();
-    if !unused.is_empty() {
-        return Err(ReplayError::Unused {
-            scenario: scenario.label,
-            unused,
-        });
-    }
-    Ok(Report {
-        scenario: scenario.recording.scenario,
-        steps,
-        produced,
-    })
+    finish(&runner, scenario, steps, produced)
 }

@@ -247,6 +247,21 @@ fn render_cache() -> Step {
     }
 }
 
+/// `kubectl kustomize` of `cache`, kept in the recording, its output the set later previews read.
+fn recorded_kustomize(id: &'static str) -> Step {
+    Record {
+        stdout_to_plan: true,
+        ..record(
+            id,
+            "cache",
+            &["kustomize", "."],
+            StdoutFormat::Text,
+            expect(Exit::Zero, &[]),
+        )
+    }
+    .into()
+}
+
 fn web_settings() -> Listing {
     Listing {
         api_version: "v1".into(),
@@ -344,17 +359,7 @@ pub fn kubectl_scenarios() -> Vec<Scenario> {
                 vec![
                     bundle_web(),
                     preview("diff", "web", expect(Nonzero, &["create"])),
-                    Record {
-                        stdout_to_plan: true,
-                        ..record(
-                            "kustomize-cache",
-                            "cache",
-                            &["kustomize", "."],
-                            StdoutFormat::Text,
-                            expect(Zero, &[]),
-                        )
-                    }
-                    .into(),
+                    recorded_kustomize("kustomize-cache"),
                     preview("diff-cache", "cache", expect(Nonzero, &["create"])),
                 ],
             ],
@@ -411,17 +416,7 @@ pub fn kubectl_scenarios() -> Vec<Scenario> {
                         from: "replicas: 1",
                         to: "replicas: 3",
                     },
-                    Record {
-                        stdout_to_plan: true,
-                        ..record(
-                            "kustomize",
-                            "cache",
-                            &["kustomize", "."],
-                            StdoutFormat::Text,
-                            expect(Zero, &[]),
-                        )
-                    }
-                    .into(),
+                    recorded_kustomize("kustomize"),
                     preview("diff", "cache", expect(Nonzero, &["update"])),
                 ],
             ],
