@@ -1,0 +1,444 @@
+//! GitHub's REST shapes, built from the world. Each builder gives every property the
+//! published schema requires, so the description test can hold the emulator to it.
+
+use jiff::Timestamp;
+use serde_json::{Value, json};
+
+use crate::world::{
+    Account, AccountKind, CheckRun, Commit, Deployment, DeploymentStatus, FileChange, Issue, Repo,
+    Role, Run, World,
+};
+
+/// Addresses for one repository, under the emulator's base.
+pub(crate) struct Urls<'a> {
+    pub(crate) base: &'a str,
+    pub(crate) repo: &'a Repo,
+}
+
+impl Urls<'_> {
+    pub(crate) fn api(&self, rest: &str) -> String {
+        format!("{}/repos/{}{rest}", self.base, self.repo.full_name())
+    }
+
+    pub(crate) fn html(&self, rest: &str) -> String {
+        format!("{}/{}{rest}", self.base, self.repo.full_name())
+    }
+}
+
+pub(crate) fn time(at: Timestamp) -> String {
+    at.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
+fn node_id(kind: &str, id: u64) -> String {
+    format!("{kind}_{id}")
+}
+
+pub(crate) fn user(base: &str, account: &Account) -> Value {
+    // GitHub escapes a bot's brackets in its addresses.
+    let path = account.login.replace('[', "%5B").replace(']', "%5D");
+    let api = format!("{base}/users/{path}");
+    json!({
+        "login": account.login,
+        "id": account.id,
+        "node_id": node_id(if account.kind == AccountKind::Bot { "BOT" } else { "U" }, account.id),
+        "avatar_url": format!("{base}/avatars/{}", account.id),
+        "gravatar_id": "",
+        "url": api,
+        "html_url": format!("{base}/{path}"),
+        "followers_url": format!("{api}/followers"),
+        "following_url": format!("{api}/following{{/other_user}}"),
+        "gists_url": format!("{api}/gists{{/gist_id}}"),
+        "starred_url": format!("{api}/starred{{/owner}}{{/repo}}"),
+        "subscriptions_url": format!("{api}/subscriptions"),
+        "organizations_url": format!("{api}/orgs"),
+        "repos_url": format!("{api}/repos"),
+        "events_url": format!("{api}/events{{/privacy}}"),
+        "received_events_url": format!("{api}/received_events"),
+        "type": account.kind.name(),
+        "site_admin": false,
+    })
+}
+
+/// A login the world may not know (a deleted account reads as GitHub's `ghost`).
+pub(crate) fn user_by_login(world: &World, base: &str, login: &str) -> Value {
+    match world.account(login) {
+        Some(account) => user(base, account),
+        None => user(
+            base,
+            &Account {
+                id: 10137,
+                login: "ghost".into(),
+                kind: AccountKind::User,
+            },
+        ),
+    }
+}
+
+pub(crate) fn issue(world: &World, urls: &Urls<'_>, issue: &Issue) -> Value {
+    let api = urls.api(&format!("/issues/{}", issue.number));
+    let labels: Vec<Value> = issue
+        .labels
+        .iter()
+        .map(|name| {
+            json!({
+                "id": label_id(name),
+                "node_id": node_id("LA", label_id(name)),
+                "url": urls.api(&format!("/labels/{name}")),
+                "name": name,
+                "description": null,
+                "color": "ededed",
+                "default": false,
+            })
+        })
+        .collect();
+    json!({
+        "id": issue.number + urls.repo.id * 100_000,
+        "node_id": issue_node_id(urls.repo, issue.number),
+        "url": api,
+        "repository_url": urls.api(""),
+        "labels_url": format!("{api}/labels{{/name}}"),
+        "comments_url": format!("{api}/comments"),
+        "events_url": format!("{api}/events"),
+        "html_url": urls.html(&format!("/issues/{}", issue.number)),
+        "number": issue.number,
+        "state": if issue.open { "open" } else { "closed" },
+        "state_reason": if issue.open { Value::Null } else { json!("completed") },
+        "title": issue.title,
+        "body": issue.body,
+        "user": user_by_login(world, urls.base, &issue.author),
+        "labels": labels,
+        "assignee": null,
+        "assignees": [],
+        "milestone": null,
+        "locked": false,
+        "active_lock_reason": null,
+        "comments": issue.comments.len(),
+        "closed_at": issue.closed_at.map(time),
+        "created_at": time(issue.created_at),
+        "updated_at": time(issue.updated_at),
+        "author_association": "OWNER",
+    })
+}
+
+pub(crate) fn issue_node_id(repo: &Repo, number: u64) -> String {
+    format!("I_{}_{number}", repo.id)
+}
+
+fn label_id(name: &str) -> u64 {
+    name.bytes()
+        .fold(7u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)))
+        % 1_000_000_007
+}
+
+pub(crate) fn comment(
+    world: &World,
+    urls: &Urls<'_>,
+    number: u64,
+    comment: &crate::world::Comment,
+) -> Value {
+    json!({
+        "id": comment.id,
+        "node_id": node_id("IC", comment.id),
+        "url": urls.api(&format!("/issues/comments/{}", comment.id)),
+        "html_url": urls.html(&format!("/issues/{number}#issuecomment-{}", comment.id)),
+        "issue_url": urls.api(&format!("/issues/{number}")),
+        "body": comment.body,
+        "user": user_by_login(world, urls.base, &comment.author),
+        "created_at": time(comment.at),
+        "updated_at": time(comment.at),
+        "author_association": "NONE",
+    })
+}
+
+pub(crate) fn deployment(world: &World, urls: &Urls<'_>, d: &Deployment) -> Value {
+    let api = urls.api(&format!("/deployments/{}", d.id));
+    json!({
+        "url": api,
+        "id": d.id,
+        "node_id": node_id("DE", d.id),
+        "sha": d.sha,
+        "ref": d.git_ref,
+        "task": d.task,
+        "payload": d.payload,
+        "original_environment": d.environment,
+        "environment": d.environment,
+        "description": d.description,
+        "creator": user_by_login(world, urls.base, &d.creator),
+        "created_at": time(d.created_at),
+        "updated_at": time(d.updated_at),
+        "statuses_url": format!("{api}/statuses"),
+        "repository_url": urls.api(""),
+        "transient_environment": false,
+        "production_environment": false,
+    })
+}
+
+pub(crate) fn deployment_status(
+    world: &World,
+    urls: &Urls<'_>,
+    d: &Deployment,
+    s: &DeploymentStatus,
+) -> Value {
+    let deployment_url = urls.api(&format!("/deployments/{}", d.id));
+    let mut status = json!({
+        "url": format!("{deployment_url}/statuses/{}", s.id),
+        "id": s.id,
+        "node_id": node_id("DES", s.id),
+        "state": s.state,
+        "creator": user_by_login(world, urls.base, &s.creator),
+        "description": s.description,
+        "environment": d.environment,
+        // The description requires an address here; without a log, the repository's.
+        "target_url": s.log_url.clone().unwrap_or_else(|| urls.html("")),
+        "created_at": time(s.created_at),
+        "updated_at": time(s.created_at),
+        "deployment_url": deployment_url,
+        "repository_url": urls.api(""),
+    });
+    if let Some(log_url) = &s.log_url {
+        status["log_url"] = json!(log_url);
+    }
+    status
+}
+
+pub(crate) fn check_run(urls: &Urls<'_>, run: &CheckRun) -> Value {
+    let api = urls.api(&format!("/check-runs/{}", run.id));
+    json!({
+        "id": run.id,
+        "head_sha": run.head_sha,
+        "node_id": node_id("CR", run.id),
+        "external_id": "",
+        "url": api,
+        "html_url": urls.html(&format!("/runs/{}", run.id)),
+        "details_url": urls.html(&format!("/runs/{}", run.id)),
+        "status": run.status,
+        "conclusion": run.conclusion,
+        "started_at": time(run.started_at),
+        "completed_at": run.completed_at.map(time),
+        "output": {
+            "title": run.title,
+            "summary": run.summary,
+            "text": run.text,
+            "annotations_count": 0,
+            "annotations_url": format!("{api}/annotations"),
+        },
+        "name": run.name,
+        "check_suite": { "id": run.id },
+        "app": null,
+        "pull_requests": [],
+    })
+}
+
+pub(crate) fn workflow_run(world: &World, urls: &Urls<'_>, run: &Run) -> Value {
+    let api = urls.api(&format!("/actions/runs/{}", run.id));
+    let workflow_id = urls
+        .repo
+        .workflows
+        .get(&run.workflow)
+        .copied()
+        .unwrap_or_default();
+    let head = urls.repo.commits.get(&run.head_sha);
+    let repository = minimal_repository(world, urls);
+    json!({
+        "id": run.id,
+        "name": run.workflow,
+        "node_id": node_id("WFR", run.id),
+        "head_branch": run.head_branch,
+        "head_sha": run.head_sha,
+        "path": format!(".github/workflows/{}", run.workflow),
+        "display_title": run.workflow,
+        "run_number": run.run_number,
+        "run_attempt": 1,
+        "event": run.event,
+        "status": run.status,
+        "conclusion": run.conclusion,
+        "workflow_id": workflow_id,
+        "url": api,
+        "html_url": urls.html(&format!("/actions/runs/{}", run.id)),
+        "pull_requests": [],
+        "created_at": time(run.created_at),
+        "updated_at": time(run.created_at),
+        "run_started_at": time(run.created_at),
+        "actor": user_by_login(world, urls.base, &run.actor),
+        "triggering_actor": user_by_login(world, urls.base, &run.actor),
+        "jobs_url": format!("{api}/jobs"),
+        "logs_url": format!("{api}/logs"),
+        "check_suite_url": urls.api(&format!("/check-suites/{}", run.id)),
+        "artifacts_url": format!("{api}/artifacts"),
+        "cancel_url": format!("{api}/cancel"),
+        "rerun_url": format!("{api}/rerun"),
+        "workflow_url": urls.api(&format!("/actions/workflows/{workflow_id}")),
+        "head_commit": head.map(|c| json!({
+            "id": c.sha,
+            "tree_id": c.sha,
+            "message": c.message,
+            "timestamp": time(c.at),
+            "author": git_person(c.author.as_deref()),
+            "committer": git_person(c.author.as_deref()),
+        })),
+        "repository": repository,
+        "head_repository": repository,
+    })
+}
+
+/// A commit's author as git records it: a name and an address.
+fn git_person(login: Option<&str>) -> Value {
+    let name = login.unwrap_or("nobody");
+    let local: String = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect();
+    json!({ "name": name, "email": format!("{local}@users.noreply.invalid") })
+}
+
+pub(crate) fn minimal_repository(world: &World, urls: &Urls<'_>) -> Value {
+    let api = urls.api("");
+    let owner = user_by_login(world, urls.base, &urls.repo.owner);
+    let mut repo = json!({
+        "id": urls.repo.id,
+        "node_id": node_id("R", urls.repo.id),
+        "name": urls.repo.name,
+        "full_name": urls.repo.full_name(),
+        "owner": owner,
+        "private": urls.repo.private,
+        "html_url": urls.html(""),
+        "description": null,
+        "fork": false,
+        "url": api,
+    });
+    let templates = [
+        ("archive_url", "/{archive_format}{/ref}"),
+        ("assignees_url", "/assignees{/user}"),
+        ("blobs_url", "/git/blobs{/sha}"),
+        ("branches_url", "/branches{/branch}"),
+        ("collaborators_url", "/collaborators{/collaborator}"),
+        ("comments_url", "/comments{/number}"),
+        ("commits_url", "/commits{/sha}"),
+        ("compare_url", "/compare/{base}...{head}"),
+        ("contents_url", "/contents/{+path}"),
+        ("contributors_url", "/contributors"),
+        ("deployments_url", "/deployments"),
+        ("downloads_url", "/downloads"),
+        ("events_url", "/events"),
+        ("forks_url", "/forks"),
+        ("git_commits_url", "/git/commits{/sha}"),
+        ("git_refs_url", "/git/refs{/sha}"),
+        ("git_tags_url", "/git/tags{/sha}"),
+        ("hooks_url", "/hooks"),
+        ("issue_comment_url", "/issues/comments{/number}"),
+        ("issue_events_url", "/issues/events{/number}"),
+        ("issues_url", "/issues{/number}"),
+        ("keys_url", "/keys{/key_id}"),
+        ("labels_url", "/labels{/name}"),
+        ("languages_url", "/languages"),
+        ("merges_url", "/merges"),
+        ("milestones_url", "/milestones{/number}"),
+        (
+            "notifications_url",
+            "/notifications{?since,all,participating}",
+        ),
+        ("pulls_url", "/pulls{/number}"),
+        ("releases_url", "/releases{/id}"),
+        ("stargazers_url", "/stargazers"),
+        ("statuses_url", "/statuses/{sha}"),
+        ("subscribers_url", "/subscribers"),
+        ("subscription_url", "/subscription"),
+        ("tags_url", "/tags"),
+        ("teams_url", "/teams"),
+        ("trees_url", "/git/trees{/sha}"),
+    ];
+    for (key, rest) in templates {
+        repo[key] = json!(format!("{api}{rest}"));
+    }
+    repo
+}
+
+pub(crate) fn commit(world: &World, urls: &Urls<'_>, c: &Commit, with_files: bool) -> Value {
+    let api = urls.api(&format!("/commits/{}", c.sha));
+    let author = c
+        .author
+        .as_deref()
+        .map(|login| user_by_login(world, urls.base, login));
+    let mut person = git_person(c.author.as_deref());
+    person["date"] = json!(time(c.at));
+    let mut value = json!({
+        "url": api,
+        "sha": c.sha,
+        "node_id": node_id("C", c.at.as_second().unsigned_abs()),
+        "html_url": urls.html(&format!("/commit/{}", c.sha)),
+        "comments_url": format!("{api}/comments"),
+        "commit": {
+            "url": urls.api(&format!("/git/commits/{}", c.sha)),
+            "author": person,
+            "committer": person,
+            "message": c.message,
+            "comment_count": 0,
+            "tree": { "sha": c.sha, "url": urls.api(&format!("/git/trees/{}", c.sha)) },
+        },
+        "author": author,
+        "committer": author,
+        "parents": c.parents.iter().map(|sha| json!({
+            "sha": sha,
+            "url": urls.api(&format!("/commits/{sha}")),
+            "html_url": urls.html(&format!("/commit/{sha}")),
+        })).collect::<Vec<_>>(),
+    });
+    if with_files {
+        value["files"] = json!(
+            c.files
+                .iter()
+                .map(|f| diff_entry(urls, &c.sha, f))
+                .collect::<Vec<_>>()
+        );
+    }
+    value
+}
+
+pub(crate) fn diff_entry(urls: &Urls<'_>, sha: &str, file: &FileChange) -> Value {
+    let mut entry = json!({
+        "sha": sha,
+        "filename": file.path,
+        "status": file.status,
+        "additions": 1,
+        "deletions": 0,
+        "changes": 1,
+        "blob_url": urls.html(&format!("/blob/{sha}/{}", file.path)),
+        "raw_url": urls.html(&format!("/raw/{sha}/{}", file.path)),
+        "contents_url": urls.api(&format!("/contents/{}?ref={sha}", file.path)),
+    });
+    if let Some(previous) = &file.previous_path {
+        entry["previous_filename"] = json!(previous);
+    }
+    entry
+}
+
+pub(crate) fn collaborator_permission(base: &str, account: &Account, role: Option<Role>) -> Value {
+    let at_least = |floor: Role| role.is_some_and(|r| r >= floor);
+    let (permission, role_name) = match role {
+        Some(Role::Admin) => ("admin", "admin"),
+        Some(Role::Maintain) => ("write", "maintain"),
+        Some(Role::Write) => ("write", "write"),
+        Some(Role::Triage) => ("read", "triage"),
+        Some(Role::Read) => ("read", "read"),
+        None => ("none", ""),
+    };
+    let mut collaborator = user(base, account);
+    collaborator["permissions"] = json!({
+        "pull": at_least(Role::Read),
+        "triage": at_least(Role::Triage),
+        "push": at_least(Role::Write),
+        "maintain": at_least(Role::Maintain),
+        "admin": at_least(Role::Admin),
+    });
+    collaborator["role_name"] = json!(role_name);
+    json!({ "permission": permission, "role_name": role_name, "user": collaborator })
+}
+
+/// GitHub's error body.
+pub(crate) fn error(status: u16, message: &str) -> Value {
+    json!({
+        "message": message,
+        "documentation_url": "https://docs.github.com/rest",
+        "status": status.to_string(),
+    })
+}

@@ -1,0 +1,64 @@
+//! The binary the way a newcomer uses it: start it, read its address, `curl` an issue,
+//! act as a person, and find the state kept in its file.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn a_newcomer_starts_it_and_reads_an_issue() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sluiceway-github-emulator"))
+        .args(["--port", "0", "--state"])
+        .arg(&state)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let running = Running(child);
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line).unwrap();
+    let base = line.split_whitespace().nth(2).unwrap().to_owned();
+    assert!(base.starts_with("http://127.0.0.1:"), "{line}");
+
+    let http = reqwest::blocking::Client::new();
+    let issue: serde_json::Value = http
+        .get(format!("{base}/repos/octo/infra/issues/1"))
+        .bearer_auth("emulator-token")
+        .send()
+        .unwrap()
+        .json()
+        .unwrap();
+    assert_eq!(issue["title"], "Sluiceway");
+    assert_eq!(issue["user"]["login"], "github-actions[bot]");
+
+    let refused = http
+        .get(format!("{base}/repos/octo/infra/issues/1"))
+        .send()
+        .unwrap();
+    assert_eq!(refused.status().as_u16(), 401);
+
+    let tick = serde_json::json!({ "tick": { "repo": "octo/infra", "issue": 1, "person": "alice", "line": "apps/web" } });
+    let acted = http
+        .post(format!("{base}/_emulator/act"))
+        .json(&tick)
+        .send()
+        .unwrap();
+    assert_eq!(acted.status().as_u16(), 200);
+    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&state).unwrap()).unwrap();
+    let edits = saved["repos"]["octo/infra"]["issues"]["1"]["edits"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(edits, 2, "the original and alice's tick");
+    drop(running);
+}
