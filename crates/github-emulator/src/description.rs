@@ -156,11 +156,13 @@ impl Descriptions {
             .collect()
     }
 
-    /// Holds a request to its operation's parameters and request body.
+    /// Holds a request to its operation's parameters (in its path and its query) and
+    /// its request body.
     pub fn check_request(
         &self,
         method: &str,
         template: &str,
+        path: &str,
         query: &str,
         body: Option<&Value>,
     ) -> Vec<String> {
@@ -178,6 +180,32 @@ impl Descriptions {
                     .collect()
             })
             .unwrap_or_default();
+        let declared = |place: &str, name: &str| {
+            parameters.iter().find(|(_, p)| {
+                p.get("in").and_then(Value::as_str) == Some(place)
+                    && p.get("name").and_then(Value::as_str) == Some(name)
+            })
+        };
+        for (segment, value) in template.split('/').zip(path.split('/')) {
+            let Some(name) = segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) else {
+                continue;
+            };
+            let value = percent_encoding::percent_decode_str(value).decode_utf8_lossy();
+            match declared("path", name) {
+                Some((parameter_pointer, parameter)) => {
+                    let typed =
+                        typed_value(parameter.get("schema").unwrap_or(&Value::Null), &value);
+                    for problem in self.validate(&format!("{parameter_pointer}/schema"), &typed) {
+                        problems.push(format!(
+                            "{method} {template}: path parameter {name:?} {problem}"
+                        ));
+                    }
+                }
+                None => problems.push(format!(
+                    "{method} {template}: path parameter {name:?} is not described"
+                )),
+            }
+        }
         let query_parameters: Vec<&(String, &Value)> = parameters
             .iter()
             .filter(|(_, p)| p.get("in").and_then(Value::as_str) == Some("query"))

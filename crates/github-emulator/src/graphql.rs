@@ -317,7 +317,7 @@ impl Repository {
     ) -> async_graphql::Result<PullRequestConnection> {
         let _ = (labels, before);
         ctx.data::<Caller>()?
-            .require("pull_requests", Level::Read)
+            .require("pull-requests", Level::Read)
             .map_err(forbidden)?;
         let mut pulls: Vec<PullRequest> = self
             .0
@@ -1100,5 +1100,32 @@ impl Mutation {
             client_mutation_id: input.client_mutation_id,
             issue: Some(Issue { snapshot, number }),
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::page;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Following `endCursor` from the first page reads every item once, in order,
+        /// and the last page says there is no next.
+        #[test]
+        fn cursors_walk_every_item_once(len in 0usize..300, first in 1i32..120) {
+            let items: Vec<usize> = (0..len).collect();
+            let mut seen = Vec::new();
+            let mut after: Option<String> = None;
+            loop {
+                let (slice, info) = page(items.clone(), Some(first), after.as_deref(), None);
+                prop_assert!(slice.len() <= first as usize);
+                seen.extend(slice);
+                if !info.has_next_page {
+                    break;
+                }
+                after = info.end_cursor;
+            }
+            prop_assert_eq!(seen, items);
+        }
     }
 }

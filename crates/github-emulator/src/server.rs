@@ -179,6 +179,7 @@ async fn gate(State(shared): State<Shared>, request: Request, next: Next) -> Res
         .get::<MatchedPath>()
         .map(|m| m.as_str().to_owned())
         .unwrap_or_default();
+    let path = request.uri().path().to_owned();
     let query = request.uri().query().unwrap_or("").to_owned();
     let (parts, body) = request.into_parts();
     let bytes = to_bytes(body, BODY_LIMIT).await.unwrap_or_default();
@@ -221,7 +222,9 @@ async fn gate(State(shared): State<Shared>, request: Request, next: Next) -> Res
                 shared.violation(format!("{operation}: {problem}"));
             }
         } else {
-            for problem in descriptions.check_request(&method, &template, &query, json.as_ref()) {
+            for problem in
+                descriptions.check_request(&method, &template, &path, &query, json.as_ref())
+            {
                 shared.violation(format!("request {problem}"));
             }
         }

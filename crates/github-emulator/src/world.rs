@@ -742,3 +742,52 @@ impl Repo {
 pub fn sha_of(text: &str) -> String {
     hex::encode(&Sha256::digest(text.as_bytes())[..20])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn world_with_issue() -> World {
+        let mut world = World::new("2026-01-01T00:00:00Z".parse().unwrap());
+        world.add_repo("o/r", "main").unwrap();
+        world
+            .create_issue("o/r", "github-actions[bot]", "t", "original", Vec::new())
+            .unwrap();
+        world
+    }
+
+    proptest! {
+        /// Whatever people write, the history is GitHub's: the original first, the
+        /// newest 99 edits after it in time order, the last one the body itself, and
+        /// writing the same body again is no edit.
+        #[test]
+        fn the_edit_history_keeps_the_original_and_the_newest_99(
+            writes in proptest::collection::vec((0usize..3, 0usize..6), 0..260)
+        ) {
+            let mut world = world_with_issue();
+            let editors = ["alice", "bob", "github-actions[bot]"];
+            let mut effective = 0usize;
+            let mut body = "original".to_string();
+            for (editor, text) in &writes {
+                let next = format!("body {text}");
+                if next != body {
+                    effective += 1;
+                    body = next.clone();
+                }
+                world.edit_body("o/r", 1, editors[*editor], &next).unwrap();
+            }
+            let issue = world.issue("o/r", 1).unwrap();
+            prop_assert_eq!(&issue.body, &body);
+            if effective == 0 {
+                prop_assert!(issue.edits.is_empty());
+            } else {
+                prop_assert_eq!(issue.edits.len(), (effective + 1).min(EDIT_HISTORY_CAP));
+                prop_assert_eq!(issue.edits[0].body.as_str(), "original");
+                prop_assert_eq!(issue.edits.last().unwrap().body.as_str(), body.as_str());
+                prop_assert!(issue.edits.windows(2).all(|w| w[0].at < w[1].at));
+                prop_assert!(issue.edits[1..].windows(2).all(|w| w[0].body != w[1].body));
+            }
+        }
+    }
+}

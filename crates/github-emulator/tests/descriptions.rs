@@ -44,11 +44,13 @@ fn a_status_the_operation_does_not_list_is_a_violation() {
 }
 
 #[test]
-fn a_request_with_an_undescribed_query_parameter_or_a_wrong_body_is_a_violation() {
+fn a_request_with_an_undescribed_parameter_or_a_wrong_body_is_a_violation() {
     let d = descriptions();
+    let list = "/repos/{owner}/{repo}/issues";
     let query = d.check_request(
         "GET",
-        "/repos/{owner}/{repo}/issues",
+        list,
+        "/repos/o/r/issues",
         "labels=x&colour=red",
         None,
     );
@@ -56,16 +58,42 @@ fn a_request_with_an_undescribed_query_parameter_or_a_wrong_body_is_a_violation(
         query,
         ["GET /repos/{owner}/{repo}/issues: query parameter \"colour\" is not described"]
     );
-    let typed = d.check_request("GET", "/repos/{owner}/{repo}/issues", "per_page=many", None);
+    let typed = d.check_request("GET", list, "/repos/o/r/issues", "per_page=many", None);
     assert_eq!(typed.len(), 1, "{typed:?}");
-    let body = d.check_request("PATCH", ISSUE, "", Some(&json!({ "state": "half-open" })));
+
+    let one = "/repos/o/r/issues/1";
+    let body = d.check_request(
+        "PATCH",
+        ISSUE,
+        one,
+        "",
+        Some(&json!({ "state": "half-open" })),
+    );
     assert!(body.iter().any(|p| p.contains("/state")), "{body:?}");
     assert!(
-        d.check_request("PATCH", ISSUE, "", Some(&json!({ "body": "ok" })))
+        d.check_request("PATCH", ISSUE, one, "", Some(&json!({ "body": "ok" })))
             .is_empty()
     );
+    let path = d.check_request(
+        "PATCH",
+        ISSUE,
+        "/repos/o/r/issues/first",
+        "",
+        Some(&json!({ "body": "ok" })),
+    );
+    assert!(
+        path.iter()
+            .any(|p| p.contains("path parameter \"issue_number\"")),
+        "{path:?}"
+    );
     assert_eq!(
-        d.check_request("GET", "/repos/{owner}/{repo}/nothing", "", None),
+        d.check_request(
+            "GET",
+            "/repos/{owner}/{repo}/nothing",
+            "/repos/o/r/nothing",
+            "",
+            None
+        ),
         ["GitHub describes no operation GET /repos/{owner}/{repo}/nothing"]
     );
 }

@@ -53,10 +53,10 @@ impl Call {
             Call::WriteCheckRun { .. } => "checks: write",
             Call::DispatchWorkflow { .. } => "actions: write",
             Call::ReadWorkflowRuns { .. } | Call::ReadWorkflowRun { .. } => "actions: read",
-            Call::Compare { .. }
-            | Call::ReadCommit { .. }
-            | Call::WalkCommits { .. }
-            | Call::ReadPermission { .. } => "contents: read",
+            Call::Compare { .. } | Call::ReadCommit { .. } | Call::WalkCommits { .. } => {
+                "contents: read"
+            }
+            Call::ReadPermission { .. } => "metadata: read",
             Call::ReadOpenPullRequests => "pull-requests: read",
             Call::MergePullRequest { .. } => "contents: write",
         }

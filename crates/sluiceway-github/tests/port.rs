@@ -717,3 +717,85 @@ fn a_full_scan_makes_the_same_five_requests_whatever_the_number_of_stacks() {
         assert_eq!(bed.github.requests_made() - before, 5, "{stacks} stacks");
     }
 }
+
+#[test]
+fn long_lists_are_read_to_their_end_over_both_apis() {
+    let bed = Bed::new();
+    let sha = bed.emulator.world().repos[REPO].branches["main"].clone();
+    for n in 0..130 {
+        let page = PreviewPage {
+            sha: sha.clone(),
+            name: format!("sluiceway / s{n}"),
+            title: "t".into(),
+            summary: "s".into(),
+            text: String::new(),
+        };
+        bed.github.write_check_run(&page, None).unwrap();
+        bed.act(Act::OpenPull {
+            repo: REPO.into(),
+            author: "alice".into(),
+            title: format!("p{n}"),
+            files: vec![file("a.tf")],
+        });
+    }
+    for _ in 0..105 {
+        record(&bed, "apps/web", "prod");
+    }
+    let before = bed.github.requests_made();
+    assert_eq!(bed.github.check_runs(&sha).unwrap().len(), 130);
+    assert_eq!(bed.github.requests_made() - before, 2, "two REST pages");
+    let before = bed.github.requests_made();
+    let pulls = bed.github.open_pull_requests("main").unwrap();
+    assert_eq!(pulls.len(), 130);
+    assert_eq!(bed.github.requests_made() - before, 2, "two GraphQL pages");
+    assert_eq!(
+        pulls
+            .iter()
+            .map(|p| p.number)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len(),
+        130
+    );
+    let before = bed.github.requests_made();
+    assert_eq!(
+        bed.github
+            .deployment_records_of_task("sluiceway:apps/web", "prod")
+            .unwrap()
+            .len(),
+        105
+    );
+    assert_eq!(
+        bed.github.requests_made() - before,
+        2 + 105,
+        "two pages and a status request per record"
+    );
+}
+
+/// A first scan (decision 0017): no dashboard open or closed, so it is created with its
+/// body, read back, and pinned.
+#[test]
+fn a_first_scan_makes_seven_requests() {
+    let bed = Bed::new();
+    let before = bed.github.requests_made();
+    assert!(
+        bed.github
+            .open_issues_labelled("sluiceway")
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        bed.github
+            .closed_issues_labelled("sluiceway")
+            .unwrap()
+            .is_empty()
+    );
+    let records = bed.github.deployment_records("sluiceway").unwrap();
+    assert!(records.records.is_empty());
+    let issue = dashboard(&bed);
+    let read_back = bed.github.read_body(issue.number, None).unwrap();
+    assert!(read_back.body.starts_with("<!-- sluiceway:dashboard -->"));
+    if !bed.github.pinned_issues().unwrap().contains(&issue.number) {
+        bed.github.pin_issue(&issue).unwrap();
+    }
+    assert_eq!(bed.github.requests_made() - before, 7);
+}

@@ -51,7 +51,7 @@ fn a_second_5xx_fails_the_call_naming_it_and_its_permission() {
     assert_eq!(error.status(), Some(502));
     assert_eq!(
         error.to_string(),
-        "could not read the repository permission of alice (the token needs `contents: read`): GitHub answered 502: Server Error"
+        "could not read the repository permission of alice (the token needs `metadata: read`): GitHub answered 502: Server Error"
     );
 }
 
@@ -301,4 +301,48 @@ fn graphql_errors_carry_github_s_type_and_message() {
         other => panic!("{other:?}"),
     }
     assert!(error.to_string().contains("issues: read"));
+}
+
+#[test]
+fn a_graphql_query_meets_the_same_retry_and_waits() {
+    let bed = Bed::new();
+    let issue = bed
+        .github
+        .create_issue(&NewIssue {
+            title: "Sluiceway".into(),
+            body: "b".into(),
+            labels: vec![],
+        })
+        .unwrap();
+    arm(&bed, "graphql ReadBody", 1, bad_gateway());
+    arm(
+        &bed,
+        "graphql ReadBody",
+        1,
+        FaultKind::SecondaryRateLimit {
+            retry_after: Some(3),
+        },
+    );
+    let before = bed.github.requests_made();
+    assert_eq!(bed.github.read_body(issue.number, None).unwrap().body, "b");
+    assert_eq!(bed.github.requests_made() - before, 3);
+    assert_eq!(
+        bed.waits.seen(),
+        [Duration::from_secs(1), Duration::from_secs(3)]
+    );
+}
+
+#[test]
+fn a_graphql_field_the_token_may_not_read_is_github_s_forbidden() {
+    let bed = Bed::new();
+    let reader = bed.client_with("ghs_issues_only", &[("issues", Level::Write)]);
+    let error = reader.deployment_records("prod").unwrap_err();
+    assert_eq!(
+        error.failure,
+        Failure::GraphQl {
+            kind: "FORBIDDEN".into(),
+            message: "Resource not accessible by integration".into()
+        }
+    );
+    assert!(error.to_string().contains("deployments: read"), "{error}");
 }
