@@ -196,3 +196,128 @@ pub(super) fn commits(data: Read<'_>) -> Result<Vec<CommitFacts>> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    use super::super::shapes::{self, Read};
+    use crate::Call;
+
+    /// Any JSON, with the keys the readers look for, so deep paths are reached.
+    fn answer() -> impl Strategy<Value = Value> {
+        let keys = prop::sample::select(vec![
+            "repository",
+            "issue",
+            "userContentEdits",
+            "nodes",
+            "pageInfo",
+            "hasNextPage",
+            "endCursor",
+            "totalCount",
+            "editedAt",
+            "deletedAt",
+            "diff",
+            "editor",
+            "login",
+            "__typename",
+            "body",
+            "deployments",
+            "databaseId",
+            "commitOid",
+            "createdAt",
+            "latestStatus",
+            "state",
+            "payload",
+            "pullRequests",
+            "number",
+            "title",
+            "isDraft",
+            "baseRefName",
+            "headRefOid",
+            "url",
+            "mergeable",
+            "changedFiles",
+            "files",
+            "path",
+            "changeType",
+            "commits",
+            "commit",
+            "statusCheckRollup",
+            "contexts",
+            "checkRunCountsByState",
+            "count",
+            "object",
+            "history",
+            "oid",
+            "parents",
+            "author",
+            "user",
+            "associatedPullRequests",
+            "merged",
+            "pinnedIssues",
+            "id",
+            "node_id",
+            "labels",
+            "name",
+            "created_at",
+            "html_url",
+            "task",
+            "environment",
+            "sha",
+            "event",
+            "status",
+            "type",
+        ]);
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            prop::sample::select(vec![
+                "2026-03-01T09:00:00Z",
+                "OPEN",
+                "x",
+                "{\"v\":1}",
+                "\"{}\"",
+                ""
+            ])
+            .prop_map(Value::from),
+        ];
+        leaf.prop_recursive(6, 96, 6, move |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::btree_map(keys.clone(), inner, 0..6).prop_map(|m| Value::Object(
+                    m.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+                )),
+            ]
+        })
+    }
+
+    proptest! {
+        /// Whatever GitHub answers, every reader gives the port's types or says the
+        /// answer is unreadable; none panics.
+        #[test]
+        fn every_reader_takes_any_answer_without_panicking(data in answer()) {
+            let call = Call::ReadBody { number: 1 };
+            let read = Read::new(&call, &data);
+            let wrapped = json!({ "repository": { "issue": data.clone(), "deployments": data.clone(),
+                "pullRequests": data.clone(), "object": { "history": data.clone() }, "pinnedIssues": data.clone() } });
+            let deep = Read::new(&call, &wrapped);
+            let _ = super::body_with_history(read);
+            let _ = super::body_with_history(deep);
+            let _ = super::records_page(deep);
+            let _ = super::open_pull_requests(deep);
+            let _ = super::commits(deep);
+            let _ = super::pinned_issues(deep);
+            let _ = shapes::issue(read);
+            let _ = shapes::deployment(read, None);
+            let _ = shapes::status(read);
+            let _ = shapes::workflow_run(read);
+            let _ = shapes::check_run(read);
+            let _ = shapes::changed_file(read);
+            let _ = shapes::payload(Some(data.clone()));
+        }
+    }
+}
