@@ -21,7 +21,7 @@ use std::sync::Arc;
 pub use admin::Act;
 pub use description::{DescriptionError, Descriptions};
 pub use faults::{Fault, FaultKind};
-pub use server::Shared;
+pub use server::{Layout, Shared};
 pub use world::{Refusal, World};
 
 /// The emulator's GraphQL schema in SDL, for the test that holds it to GitHub's.
@@ -44,6 +44,7 @@ pub enum StartError {
 #[derive(Default)]
 pub struct Options {
     pub address: Option<SocketAddr>,
+    pub layout: Layout,
     pub descriptions: Option<Arc<Descriptions>>,
     pub save_to: Option<PathBuf>,
 }
@@ -72,8 +73,8 @@ impl Emulator {
         let address = listener
             .local_addr()
             .map_err(|source| StartError::Listen { address, source })?;
-        let shared = Shared::new(world, options.descriptions, options.save_to);
-        shared.set_base(format!("http://{address}"));
+        let shared = Shared::new(options.layout, world, options.descriptions, options.save_to);
+        shared.set_origin(&format!("http://{address}"));
         let app = server::app(shared.clone());
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -93,10 +94,15 @@ impl Emulator {
         })
     }
 
-    /// `http://127.0.0.1:<port>`: both `GITHUB_API_URL` and, with `/graphql`,
-    /// `GITHUB_GRAPHQL_URL`.
+    /// `http://127.0.0.1:<port>`: on GitHub.com's layout both `GITHUB_API_URL` and,
+    /// with `/graphql`, `GITHUB_GRAPHQL_URL`.
     pub fn base_url(&self) -> String {
         format!("http://{}", self.address)
+    }
+
+    /// What the runner would set as `GITHUB_API_URL`.
+    pub fn api_url(&self) -> String {
+        self.shared.site().api.clone()
     }
 
     pub fn act(&self, act: Act) -> Result<serde_json::Value, Refusal> {

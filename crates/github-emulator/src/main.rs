@@ -9,7 +9,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use clap::Parser;
 use github_emulator::world::{AccountKind, Role};
-use github_emulator::{Act, Descriptions, Emulator, Options, World};
+use github_emulator::{Act, Descriptions, Emulator, Layout, Options, World};
 
 /// A stateful stand-in for GitHub's REST and GraphQL APIs.
 #[derive(Parser)]
@@ -27,6 +27,10 @@ struct Cli {
     /// /_emulator/violations.
     #[arg(long)]
     check_against: Option<PathBuf>,
+    /// Serve GitHub Enterprise Server's layout: REST under /api/v3, GraphQL at
+    /// /api/graphql.
+    #[arg(long)]
+    enterprise: bool,
 }
 
 /// The first world of a new state: one repository, two people, a workflow, a token.
@@ -95,6 +99,11 @@ fn main() -> anyhow::Result<()> {
         world,
         Options {
             address: Some(SocketAddr::from(([127, 0, 0, 1], cli.port))),
+            layout: if cli.enterprise {
+                Layout::EnterpriseServer
+            } else {
+                Layout::GitHubCom
+            },
             descriptions,
             save_to: cli.state.clone(),
         },
@@ -102,8 +111,9 @@ fn main() -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "listening on {} (token: see the state's `tokens`; the seed's is emulator-token)",
-        emulator.base_url()
+        "listening on {} (GITHUB_API_URL={}; a new state's token is emulator-token)",
+        emulator.base_url(),
+        emulator.api_url()
     )?;
     out.flush()?;
     drop(out);

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::server::{Caller, Shared};
-use crate::shapes::{self, Urls};
+use crate::shapes;
 use crate::world::{CheckRun, Deployment, DeploymentStatus, Level, Refusal, Run, World};
 
 pub(crate) fn routes() -> Router<Shared> {
@@ -198,10 +198,7 @@ async fn list_issues(
     caller.require("issues", Level::Read)?;
     let world = shared.read();
     let repo = world.repo(&full(&p.owner, &p.repo))?;
-    let urls = Urls {
-        base: shared.base(),
-        repo,
-    };
+    let urls = shared.urls(repo);
     let wanted: Vec<&str> = filter
         .labels
         .as_deref()
@@ -280,17 +277,7 @@ fn issue_reply(shared: &Shared, repo: &str, number: u64, status: StatusCode) -> 
     let world = shared.read();
     let repo = world.repo(repo)?;
     let issue = repo.issues.get(&number).ok_or_else(Refusal::not_found)?;
-    reply(
-        status,
-        shapes::issue(
-            &world,
-            &Urls {
-                base: shared.base(),
-                repo,
-            },
-            issue,
-        ),
-    )
+    reply(status, shapes::issue(&world, &shared.urls(repo), issue))
 }
 
 async fn get_issue(
@@ -361,10 +348,7 @@ async fn list_comments(
     let world = shared.read();
     let repo = world.repo(&full(&p.owner, &p.repo))?;
     let issue = repo.issues.get(&p.number).ok_or_else(Refusal::not_found)?;
-    let urls = Urls {
-        base: shared.base(),
-        repo,
-    };
+    let urls = shared.urls(repo);
     let items = issue
         .comments
         .iter()
@@ -409,15 +393,7 @@ async fn create_comment(
         .ok_or_else(Refusal::not_found)?;
     reply(
         StatusCode::CREATED,
-        shapes::comment(
-            &world,
-            &Urls {
-                base: shared.base(),
-                repo,
-            },
-            p.number,
-            comment,
-        ),
+        shapes::comment(&world, &shared.urls(repo), p.number, comment),
     )
 }
 
@@ -441,10 +417,7 @@ async fn list_deployments(
     caller.require("deployments", Level::Read)?;
     let world = shared.read();
     let repo = world.repo(&full(&p.owner, &p.repo))?;
-    let urls = Urls {
-        base: shared.base(),
-        repo,
-    };
+    let urls = shared.urls(repo);
     let items = repo
         .deployments
         .values()
@@ -518,17 +491,7 @@ fn deployment_reply(shared: &Shared, repo: &str, id: u64, status: StatusCode) ->
     let world = shared.read();
     let repo = world.repo(repo)?;
     let d = repo.deployments.get(&id).ok_or_else(Refusal::not_found)?;
-    reply(
-        status,
-        shapes::deployment(
-            &world,
-            &Urls {
-                base: shared.base(),
-                repo,
-            },
-            d,
-        ),
-    )
+    reply(status, shapes::deployment(&world, &shared.urls(repo), d))
 }
 
 async fn get_deployment(
@@ -554,10 +517,7 @@ async fn list_statuses(
         .deployments
         .get(&p.number)
         .ok_or_else(Refusal::not_found)?;
-    let urls = Urls {
-        base: shared.base(),
-        repo,
-    };
+    let urls = shared.urls(repo);
     let items = d
         .statuses
         .iter()
@@ -654,15 +614,7 @@ async fn create_status(
         .ok_or_else(Refusal::not_found)?;
     reply(
         StatusCode::CREATED,
-        shapes::deployment_status(
-            &world,
-            &Urls {
-                base: shared.base(),
-                repo,
-            },
-            d,
-            s,
-        ),
+        shapes::deployment_status(&world, &shared.urls(repo), d, s),
     )
 }
 
@@ -687,10 +639,7 @@ async fn list_check_runs(
         .resolve(&p.name)
         .map(|c| c.sha.clone())
         .ok_or_else(|| Refusal::new(422, format!("No commit found for SHA: {}", p.name)))?;
-    let urls = Urls {
-        base: shared.base(),
-        repo,
-    };
+    let urls = shared.urls(repo);
     let mut runs: Vec<&CheckRun> = repo
         .check_runs
         .values()
@@ -793,16 +742,7 @@ fn check_run_reply(shared: &Shared, repo: &str, id: u64, status: StatusCode) -> 
     let world = shared.read();
     let repo = world.repo(repo)?;
     let run = repo.check_runs.get(&id).ok_or_else(Refusal::not_found)?;
-    reply(
-        status,
-        shapes::check_run(
-            &Urls {
-                base: shared.base(),
-                repo,
-            },
-            run,
-        ),
-    )
+    reply(status, shapes::check_run(&shared.urls(repo), run))
 }
 
 async fn update_check_run(
@@ -887,10 +827,7 @@ async fn dispatch_workflow(
         return Ok(StatusCode::NO_CONTENT.into_response());
     }
     let world = shared.read();
-    let urls = Urls {
-        base: shared.base(),
-        repo: world.repo(&repo)?,
-    };
+    let urls = shared.urls(world.repo(&repo)?);
     reply(
         StatusCode::OK,
         json!({
@@ -919,10 +856,7 @@ async fn list_runs(
     let world = shared.read();
     let repo = world.repo(&full(&p.owner, &p.repo))?;
     let file = workflow_file(repo, &p.name).ok_or_else(Refusal::not_found)?;
-    let urls = Urls {
-        base: shared.base(),
-        repo,
-    };
+    let urls = shared.urls(repo);
     let runs: Vec<&Run> = repo
         .runs
         .values()
@@ -959,14 +893,7 @@ async fn get_run(
     let run = repo.runs.get(&p.number).ok_or_else(Refusal::not_found)?;
     reply(
         StatusCode::OK,
-        shapes::workflow_run(
-            &world,
-            &Urls {
-                base: shared.base(),
-                repo,
-            },
-            run,
-        ),
+        shapes::workflow_run(&world, &shared.urls(repo), run),
     )
 }
 
@@ -1012,10 +939,7 @@ async fn compare(
         (0, _) => "behind",
         _ => "diverged",
     };
-    let urls = Urls {
-        base: shared.base(),
-        repo,
-    };
+    let urls = shared.urls(repo);
     let mut files: Vec<Value> = Vec::new();
     for commit in &ahead {
         for file in &commit.files {
@@ -1058,15 +982,7 @@ async fn get_commit(
         .ok_or_else(|| Refusal::new(422, format!("No commit found for SHA: {}", p.name)))?;
     reply(
         StatusCode::OK,
-        shapes::commit(
-            &world,
-            &Urls {
-                base: shared.base(),
-                repo,
-            },
-            commit,
-            true,
-        ),
+        shapes::commit(&world, &shared.urls(repo), commit, true),
     )
 }
 
@@ -1083,7 +999,7 @@ async fn permission(
         .ok_or_else(|| Refusal::new(404, format!("{} is not a user", p.name)))?;
     reply(
         StatusCode::OK,
-        shapes::collaborator_permission(shared.base(), account, repo.role_of(&p.name)),
+        shapes::collaborator_permission(shared.site(), account, repo.role_of(&p.name)),
     )
 }
 

@@ -21,8 +21,34 @@ use crate::description::Descriptions;
 use crate::faults::{FaultKind, Faults};
 use crate::graphql::{self, EmulatorSchema};
 use crate::rest;
-use crate::shapes;
-use crate::world::{Level, Refusal, World};
+use crate::shapes::{self, Site, Urls};
+use crate::world::{Level, Refusal, Repo, World};
+
+/// Where GitHub's two APIs sit under the emulator's address.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Layout {
+    /// GitHub.com's: REST at the root, GraphQL at `/graphql`.
+    #[default]
+    GitHubCom,
+    /// GitHub Enterprise Server's: REST under `/api/v3`, GraphQL at `/api/graphql`.
+    EnterpriseServer,
+}
+
+impl Layout {
+    fn rest_prefix(self) -> &'static str {
+        match self {
+            Layout::GitHubCom => "",
+            Layout::EnterpriseServer => "/api/v3",
+        }
+    }
+
+    fn graphql_path(self) -> &'static str {
+        match self {
+            Layout::GitHubCom => "/graphql",
+            Layout::EnterpriseServer => "/api/graphql",
+        }
+    }
+}
 
 /// The largest body the emulator reads (GitHub's issue bodies stay far below it).
 const BODY_LIMIT: usize = 64 * 1024 * 1024;
@@ -32,7 +58,8 @@ pub struct Shared(Arc<Inner>);
 
 struct Inner {
     world: Mutex<World>,
-    base: OnceLock<String>,
+    site: OnceLock<Site>,
+    layout: Layout,
     faults: Mutex<Faults>,
     descriptions: Option<Arc<Descriptions>>,
     violations: Mutex<Vec<String>>,
@@ -49,13 +76,15 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Shared {
     pub(crate) fn new(
+        layout: Layout,
         world: World,
         descriptions: Option<Arc<Descriptions>>,
         save_to: Option<PathBuf>,
     ) -> Self {
         Shared(Arc::new(Inner {
             world: Mutex::new(world),
-            base: OnceLock::new(),
+            site: OnceLock::new(),
+            layout,
             faults: Mutex::new(Faults::default()),
             descriptions,
             violations: Mutex::new(Vec::new()),
@@ -65,12 +94,35 @@ impl Shared {
         }))
     }
 
-    pub(crate) fn set_base(&self, base: String) {
-        let _ = self.0.base.set(base);
+    /// Sets the addresses once the emulator knows its own (`http://127.0.0.1:<port>`).
+    pub(crate) fn set_origin(&self, origin: &str) {
+        let api = format!("{origin}{}", self.0.layout.rest_prefix());
+        let _ = self.0.site.set(Site {
+            html: origin.to_owned(),
+            api,
+        });
     }
 
+    pub(crate) fn site(&self) -> &Site {
+        static UNSET: OnceLock<Site> = OnceLock::new();
+        self.0.site.get().unwrap_or_else(|| {
+            UNSET.get_or_init(|| Site {
+                html: String::new(),
+                api: String::new(),
+            })
+        })
+    }
+
+    /// The pages' origin, which is also where `Link` addresses start.
     pub fn base(&self) -> &str {
-        self.0.base.get().map(String::as_str).unwrap_or("")
+        &self.site().html
+    }
+
+    pub(crate) fn urls<'a>(&'a self, repo: &'a Repo) -> Urls<'a> {
+        Urls {
+            site: self.site(),
+            repo,
+        }
     }
 
     pub fn read(&self) -> MutexGuard<'_, World> {
@@ -145,12 +197,22 @@ impl Caller {
 }
 
 pub(crate) fn router(shared: Shared) -> Router {
-    let github = rest::routes()
-        .route("/graphql", post(graphql_endpoint))
-        .route_layer(middleware::from_fn_with_state(shared.clone(), gate))
+    let layout = shared.0.layout;
+    let gate = middleware::from_fn_with_state(shared.clone(), gate);
+    let rest = rest::routes()
+        .route_layer(gate.clone())
         .with_state(shared.clone());
+    let graphql = Router::new()
+        .route(layout.graphql_path(), post(graphql_endpoint))
+        .route_layer(gate)
+        .with_state(shared.clone());
+    let github = match layout.rest_prefix() {
+        "" => rest,
+        prefix => Router::new().nest(prefix, rest),
+    };
     Router::new()
         .merge(github)
+        .merge(graphql)
         .nest("/_emulator", admin::routes().with_state(shared))
 }
 
@@ -174,12 +236,27 @@ fn refuse(status: u16, message: &str) -> Response {
 /// request against GitHub's description, serve, check the response.
 async fn gate(State(shared): State<Shared>, request: Request, next: Next) -> Response {
     let method = request.method().as_str().to_owned();
-    let template = request
+    let layout = shared.0.layout;
+    let matched = request
         .extensions()
         .get::<MatchedPath>()
-        .map(|m| m.as_str().to_owned())
+        .map(|m| m.as_str())
         .unwrap_or_default();
-    let path = request.uri().path().to_owned();
+    // GraphQL is `/graphql` in the traffic log and to the checks, whatever the layout;
+    // REST templates lose the Enterprise prefix, so they are the description's own.
+    let template = if matched == layout.graphql_path() {
+        "/graphql".to_owned()
+    } else {
+        matched
+            .strip_prefix(layout.rest_prefix())
+            .unwrap_or(matched)
+            .to_owned()
+    };
+    let path = request.uri().path();
+    let path = path
+        .strip_prefix(layout.rest_prefix())
+        .unwrap_or(path)
+        .to_owned();
     let query = request.uri().query().unwrap_or("").to_owned();
     let (parts, body) = request.into_parts();
     let bytes = to_bytes(body, BODY_LIMIT).await.unwrap_or_default();

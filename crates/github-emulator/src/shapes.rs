@@ -9,19 +9,27 @@ use crate::world::{
     Role, Run, World,
 };
 
-/// Addresses for one repository, under the emulator's base.
+/// Where the emulator's pages and its REST API are: one origin on GitHub.com's
+/// layout, `/api/v3` under it on Enterprise Server's.
+#[derive(Debug, Clone)]
+pub(crate) struct Site {
+    pub(crate) html: String,
+    pub(crate) api: String,
+}
+
+/// Addresses for one repository.
 pub(crate) struct Urls<'a> {
-    pub(crate) base: &'a str,
+    pub(crate) site: &'a Site,
     pub(crate) repo: &'a Repo,
 }
 
 impl Urls<'_> {
     pub(crate) fn api(&self, rest: &str) -> String {
-        format!("{}/repos/{}{rest}", self.base, self.repo.full_name())
+        format!("{}/repos/{}{rest}", self.site.api, self.repo.full_name())
     }
 
     pub(crate) fn html(&self, rest: &str) -> String {
-        format!("{}/{}{rest}", self.base, self.repo.full_name())
+        format!("{}/{}{rest}", self.site.html, self.repo.full_name())
     }
 }
 
@@ -33,18 +41,18 @@ fn node_id(kind: &str, id: u64) -> String {
     format!("{kind}_{id}")
 }
 
-pub(crate) fn user(base: &str, account: &Account) -> Value {
+pub(crate) fn user(site: &Site, account: &Account) -> Value {
     // GitHub escapes a bot's brackets in its addresses.
     let path = account.login.replace('[', "%5B").replace(']', "%5D");
-    let api = format!("{base}/users/{path}");
+    let api = format!("{}/users/{path}", site.api);
     json!({
         "login": account.login,
         "id": account.id,
         "node_id": node_id(if account.kind == AccountKind::Bot { "BOT" } else { "U" }, account.id),
-        "avatar_url": format!("{base}/avatars/{}", account.id),
+        "avatar_url": format!("{}/avatars/{}", site.html, account.id),
         "gravatar_id": "",
         "url": api,
-        "html_url": format!("{base}/{path}"),
+        "html_url": format!("{}/{path}", site.html),
         "followers_url": format!("{api}/followers"),
         "following_url": format!("{api}/following{{/other_user}}"),
         "gists_url": format!("{api}/gists{{/gist_id}}"),
@@ -60,11 +68,11 @@ pub(crate) fn user(base: &str, account: &Account) -> Value {
 }
 
 /// A login the world may not know (a deleted account reads as GitHub's `ghost`).
-pub(crate) fn user_by_login(world: &World, base: &str, login: &str) -> Value {
+pub(crate) fn user_by_login(world: &World, site: &Site, login: &str) -> Value {
     match world.account(login) {
-        Some(account) => user(base, account),
+        Some(account) => user(site, account),
         None => user(
-            base,
+            site,
             &Account {
                 id: 10137,
                 login: "ghost".into(),
@@ -105,7 +113,7 @@ pub(crate) fn issue(world: &World, urls: &Urls<'_>, issue: &Issue) -> Value {
         "state_reason": if issue.open { Value::Null } else { json!("completed") },
         "title": issue.title,
         "body": issue.body,
-        "user": user_by_login(world, urls.base, &issue.author),
+        "user": user_by_login(world, urls.site, &issue.author),
         "labels": labels,
         "assignee": null,
         "assignees": [],
@@ -143,7 +151,7 @@ pub(crate) fn comment(
         "html_url": urls.html(&format!("/issues/{number}#issuecomment-{}", comment.id)),
         "issue_url": urls.api(&format!("/issues/{number}")),
         "body": comment.body,
-        "user": user_by_login(world, urls.base, &comment.author),
+        "user": user_by_login(world, urls.site, &comment.author),
         "created_at": time(comment.at),
         "updated_at": time(comment.at),
         "author_association": "NONE",
@@ -163,7 +171,7 @@ pub(crate) fn deployment(world: &World, urls: &Urls<'_>, d: &Deployment) -> Valu
         "original_environment": d.environment,
         "environment": d.environment,
         "description": d.description,
-        "creator": user_by_login(world, urls.base, &d.creator),
+        "creator": user_by_login(world, urls.site, &d.creator),
         "created_at": time(d.created_at),
         "updated_at": time(d.updated_at),
         "statuses_url": format!("{api}/statuses"),
@@ -185,7 +193,7 @@ pub(crate) fn deployment_status(
         "id": s.id,
         "node_id": node_id("DES", s.id),
         "state": s.state,
-        "creator": user_by_login(world, urls.base, &s.creator),
+        "creator": user_by_login(world, urls.site, &s.creator),
         "description": s.description,
         "environment": d.environment,
         // The description requires an address here; without a log, the repository's.
@@ -259,8 +267,8 @@ pub(crate) fn workflow_run(world: &World, urls: &Urls<'_>, run: &Run) -> Value {
         "created_at": time(run.created_at),
         "updated_at": time(run.created_at),
         "run_started_at": time(run.created_at),
-        "actor": user_by_login(world, urls.base, &run.actor),
-        "triggering_actor": user_by_login(world, urls.base, &run.actor),
+        "actor": user_by_login(world, urls.site, &run.actor),
+        "triggering_actor": user_by_login(world, urls.site, &run.actor),
         "jobs_url": format!("{api}/jobs"),
         "logs_url": format!("{api}/logs"),
         "check_suite_url": urls.api(&format!("/check-suites/{}", run.id)),
@@ -293,7 +301,7 @@ fn git_person(login: Option<&str>) -> Value {
 
 pub(crate) fn minimal_repository(world: &World, urls: &Urls<'_>) -> Value {
     let api = urls.api("");
-    let owner = user_by_login(world, urls.base, &urls.repo.owner);
+    let owner = user_by_login(world, urls.site, &urls.repo.owner);
     let mut repo = json!({
         "id": urls.repo.id,
         "node_id": node_id("R", urls.repo.id),
@@ -358,7 +366,7 @@ pub(crate) fn commit(world: &World, urls: &Urls<'_>, c: &Commit, with_files: boo
     let author = c
         .author
         .as_deref()
-        .map(|login| user_by_login(world, urls.base, login));
+        .map(|login| user_by_login(world, urls.site, login));
     let mut person = git_person(c.author.as_deref());
     person["date"] = json!(time(c.at));
     let mut value = json!({
@@ -412,7 +420,7 @@ pub(crate) fn diff_entry(urls: &Urls<'_>, sha: &str, file: &FileChange) -> Value
     entry
 }
 
-pub(crate) fn collaborator_permission(base: &str, account: &Account, role: Option<Role>) -> Value {
+pub(crate) fn collaborator_permission(site: &Site, account: &Account, role: Option<Role>) -> Value {
     let at_least = |floor: Role| role.is_some_and(|r| r >= floor);
     let (permission, role_name) = match role {
         Some(Role::Admin) => ("admin", "admin"),
@@ -422,7 +430,7 @@ pub(crate) fn collaborator_permission(base: &str, account: &Account, role: Optio
         Some(Role::Read) => ("read", "read"),
         None => ("none", ""),
     };
-    let mut collaborator = user(base, account);
+    let mut collaborator = user(site, account);
     collaborator["permissions"] = json!({
         "pull": at_least(Role::Read),
         "triage": at_least(Role::Triage),

@@ -20,6 +20,8 @@ fn a_newcomer_starts_it_and_reads_an_issue() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sluiceway-github-emulator"))
         .args(["--port", "0", "--state"])
         .arg(&state)
+        .arg("--check-against")
+        .arg(github_emulator::Descriptions::default_dir())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
@@ -54,6 +56,36 @@ fn a_newcomer_starts_it_and_reads_an_issue() {
         .send()
         .unwrap();
     assert_eq!(acted.status().as_u16(), 200);
+    let fault = serde_json::json!({
+        "on": "GET /repos/{owner}/{repo}/issues/{issue_number}",
+        "times": 1,
+        "kind": { "status": { "status": 502, "message": "Server Error" } },
+    });
+    assert_eq!(
+        http.post(format!("{base}/_emulator/faults"))
+            .json(&fault)
+            .send()
+            .unwrap()
+            .status()
+            .as_u16(),
+        204
+    );
+    let issue = |http: &reqwest::blocking::Client| {
+        http.get(format!("{base}/repos/octo/infra/issues/1"))
+            .bearer_auth("emulator-token")
+            .send()
+            .unwrap()
+    };
+    assert_eq!(issue(&http).status().as_u16(), 502);
+    assert_eq!(issue(&http).status().as_u16(), 200);
+    let violations: Vec<String> = http
+        .get(format!("{base}/_emulator/violations"))
+        .send()
+        .unwrap()
+        .json()
+        .unwrap();
+    assert!(violations.is_empty(), "{violations:?}");
+
     let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&state).unwrap()).unwrap();
     let edits = saved["repos"]["octo/infra"]["issues"]["1"]["edits"]
         .as_array()

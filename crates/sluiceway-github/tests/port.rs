@@ -799,3 +799,28 @@ fn a_first_scan_makes_seven_requests() {
     }
     assert_eq!(bed.github.requests_made() - before, 7);
 }
+
+#[test]
+fn on_enterprise_server_both_apis_are_found_from_the_rest_address() {
+    let bed = Bed::enterprise();
+    assert!(bed.emulator.api_url().ends_with("/api/v3"));
+    let issue = dashboard(&bed);
+    assert!(
+        !issue.html_url.contains("/api/v3"),
+        "pages are not under the API"
+    );
+    bed.act(Act::Tick {
+        repo: REPO.into(),
+        issue: issue.number,
+        person: "alice".into(),
+        line: "apps/web".into(),
+    });
+    let read = bed.github.read_body(issue.number, None).unwrap();
+    assert_eq!(read.edits[0].editor.as_ref().unwrap().login, "alice");
+    assert!(bed.github.permission("alice").unwrap().push);
+    let traffic = bed.emulator.traffic();
+    assert!(
+        traffic.contains(&"graphql ReadBody".to_string()),
+        "{traffic:?}"
+    );
+}

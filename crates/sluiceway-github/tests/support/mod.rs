@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use github_emulator::world::{AccountKind, Level, Role};
-use github_emulator::{Act, Descriptions, Emulator, Options, World};
+use github_emulator::{Act, Descriptions, Emulator, Layout, Options, World};
 use jiff::Timestamp;
 use sluiceway_github::{Endpoints, HttpGitHub, Pauses, Sleeper};
 
@@ -57,11 +57,22 @@ impl Bed {
     }
 
     pub(crate) fn with_pauses(pauses: Pauses) -> Bed {
+        Bed::start(pauses, Layout::GitHubCom)
+    }
+
+    /// The emulator on Enterprise Server's layout, the client configured the way the
+    /// runner configures it there: `GITHUB_API_URL` alone.
+    pub(crate) fn enterprise() -> Bed {
+        Bed::start(Pauses::default(), Layout::EnterpriseServer)
+    }
+
+    fn start(pauses: Pauses, layout: Layout) -> Bed {
         let world = World::new("2026-03-01T09:00:00Z".parse().unwrap());
         let emulator = Emulator::start(
             world,
             Options {
                 descriptions: Some(descriptions()),
+                layout,
                 ..Options::default()
             },
         )
@@ -147,14 +158,12 @@ impl Bed {
     }
 }
 
+/// A client configured as the runner configures it: `GITHUB_API_URL` alone.
 fn client(emulator: &Emulator, token: &str, pauses: Pauses, waits: &Arc<Waits>) -> HttpGitHub {
-    HttpGitHub::with_pauses(
-        Endpoints::at(&emulator.base_url()).unwrap(),
-        token,
-        REPO,
-        pauses,
-        waits.clone(),
-    )
+    let api = emulator.api_url();
+    let endpoints =
+        Endpoints::from_vars(|name| (name == "GITHUB_API_URL").then(|| api.clone())).unwrap();
+    HttpGitHub::with_pauses(endpoints, token, REPO, pauses, waits.clone())
 }
 
 impl Drop for Bed {
