@@ -203,8 +203,7 @@ impl Transport {
             }
             let response = match request.send() {
                 Ok(response) => response,
-                Err(error) if !retried => {
-                    drop(error);
+                Err(_) if !retried => {
                     retried = true;
                     self.sleeper.sleep(self.pauses.retry);
                     continue;
