@@ -10,6 +10,6 @@ mod error;
 mod port;
 
 pub use call::Call;
-pub use client::{Endpoints, HttpGitHub, Pauses, Sleeper, SystemSleeper};
+pub use client::{Endpoints, HttpGitHub, Pauses, SetupError, Sleeper, SystemSleeper};
 pub use error::{Failure, GitHubError};
 pub use port::*;

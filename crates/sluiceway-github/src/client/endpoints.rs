@@ -8,7 +8,7 @@ pub struct Endpoints {
     pub graphql: Url,
 }
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EndpointsError {
     #[error("{variable} is not an address: {value:?}")]
     NotAnAddress {

@@ -1,6 +1,7 @@
 //! The port over HTTP: REST for most calls, GraphQL where only GraphQL answers (edit
 //! history, pinning, the deployment page, pull-request rollups, the commit walk).
 
+mod action;
 pub mod documents;
 mod endpoints;
 mod graphql;
@@ -8,6 +9,7 @@ mod rest;
 mod shapes;
 mod transport;
 
+pub use action::SetupError;
 pub use endpoints::{Endpoints, EndpointsError};
 pub use transport::{Pauses, Sleeper, SystemSleeper};
 
