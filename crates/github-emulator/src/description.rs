@@ -46,15 +46,35 @@ impl Descriptions {
     /// Where the install script puts them: `$SLUICEWAY_GITHUB_DESCRIPTIONS`, else the
     /// cache (`$SLUICEWAY_CACHE`, else `~/.cache/sluiceway`).
     pub fn default_dir() -> PathBuf {
-        if let Some(dir) = std::env::var_os("SLUICEWAY_GITHUB_DESCRIPTIONS") {
+        let set = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
+        if let Some(dir) = set("SLUICEWAY_GITHUB_DESCRIPTIONS") {
             return PathBuf::from(dir);
         }
-        let cache = std::env::var_os("SLUICEWAY_CACHE")
+        let cache = set("SLUICEWAY_CACHE")
             .map(PathBuf::from)
             .unwrap_or_else(|| {
                 PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/sluiceway")
             });
         cache.join("github-descriptions").join(VERSIONS)
+    }
+
+    /// Loads them from [`Descriptions::default_dir`], installing them first with the
+    /// workspace's script when they are not there yet, so `cargo test` works on a
+    /// fresh machine that can reach the npm registry.
+    pub fn installed() -> Result<Self, DescriptionError> {
+        let dir = Self::default_dir();
+        if !dir.join("api.github.com.json").is_file() || !dir.join("schema.graphql").is_file() {
+            let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../scripts/install-github-descriptions.sh");
+            let installed = std::process::Command::new(&script)
+                .stdout(std::process::Stdio::null())
+                .status()
+                .is_ok_and(|status| status.success());
+            if !installed {
+                return Err(DescriptionError::Missing(dir));
+            }
+        }
+        Self::load(&dir)
     }
 
     pub fn load(dir: &Path) -> Result<Self, DescriptionError> {

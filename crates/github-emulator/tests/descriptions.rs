@@ -11,11 +11,7 @@ use serde_json::json;
 fn descriptions() -> Arc<Descriptions> {
     static LOADED: OnceLock<Arc<Descriptions>> = OnceLock::new();
     LOADED
-        .get_or_init(|| {
-            Arc::new(
-                Descriptions::load(&Descriptions::default_dir()).unwrap_or_else(|e| panic!("{e}")),
-            )
-        })
+        .get_or_init(|| Arc::new(Descriptions::installed().unwrap_or_else(|e| panic!("{e}"))))
         .clone()
 }
 

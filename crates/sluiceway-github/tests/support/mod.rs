@@ -18,10 +18,7 @@ pub(crate) const TOKEN: &str = "ghs_canary0token0never0shown";
 pub(crate) fn descriptions() -> Arc<Descriptions> {
     static LOADED: OnceLock<Arc<Descriptions>> = OnceLock::new();
     LOADED
-        .get_or_init(|| {
-            let dir = Descriptions::default_dir();
-            Arc::new(Descriptions::load(&dir).unwrap_or_else(|e| panic!("{e}")))
-        })
+        .get_or_init(|| Arc::new(Descriptions::installed().unwrap_or_else(|e| panic!("{e}"))))
         .clone()
 }
 
