@@ -7,6 +7,7 @@ pub mod dashboard;
 pub mod init;
 pub mod printer;
 mod setup;
+pub mod write_loop;
 
 use std::process::ExitCode;
 

@@ -11,6 +11,7 @@ use serde_json::Value;
 const ALLOWED: &[(&str, &str)] = &[
     ("sluiceway", "sluiceway-core"),
     ("sluiceway", "sluiceway-dashboard"),
+    ("sluiceway", "sluiceway-github"),
     ("sluiceway-tools", "sluiceway-core"),
     ("sluiceway-dashboard", "sluiceway-core"),
     ("sluiceway-fixtures", "sluiceway-core"),
