@@ -4,6 +4,7 @@ pub mod check;
 pub mod checkout;
 pub mod cli;
 pub mod dashboard;
+pub mod dashboard_issue;
 pub mod init;
 pub mod printer;
 mod setup;

@@ -1,0 +1,92 @@
+//! Finding the dashboard issue, or making one (decision 0017). Only a scan does this;
+//! every other writer takes the issue a scan made. The issue is found by its label: of
+//! several open ones the lowest number is kept and the others are closed with a comment
+//! that points to it; with none open, the newest closed one is reopened; with none at
+//! all, one is created. Its title follows `dashboard.title`, and with `dashboard.pin` it
+//! is pinned whenever it is not.
+
+use sluiceway_core::config::RawDashboard;
+use sluiceway_github::{GitHub, GitHubError, Issue, IssueState, NewIssue};
+
+/// The dashboard issue a scan will write, and what it took to get it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ensured {
+    pub issue: Issue,
+    pub how: How,
+    /// Other open issues with the label, now closed.
+    pub closed: Vec<u64>,
+    pub renamed: bool,
+    pub pinned: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum How {
+    Found,
+    Reopened,
+    /// Created with the scan's first body.
+    Created,
+}
+
+pub fn ensure(
+    github: &dyn GitHub,
+    dashboard: &RawDashboard,
+    first_body: &str,
+) -> Result<Ensured, GitHubError> {
+    let mut open = github.open_issues_labelled(&dashboard.label)?;
+    open.sort_by_key(|issue| issue.number);
+    let (issue, how, closed) = if let Some(kept) = open.first().cloned() {
+        let mut closed = Vec::new();
+        for duplicate in &open[1..] {
+            github.comment(
+                duplicate.number,
+                &format!(
+                    "Sluiceway keeps one dashboard per repository: #{}. This copy is closed.",
+                    kept.number
+                ),
+            )?;
+            github.set_issue_state(duplicate.number, IssueState::Closed)?;
+            closed.push(duplicate.number);
+        }
+        (kept, How::Found, closed)
+    } else if let Some(newest) = github
+        .closed_issues_labelled(&dashboard.label)?
+        .into_iter()
+        .next()
+    {
+        github.set_issue_state(newest.number, IssueState::Open)?;
+        (
+            Issue {
+                state: IssueState::Open,
+                ..newest
+            },
+            How::Reopened,
+            Vec::new(),
+        )
+    } else {
+        let created = github.create_issue(&NewIssue {
+            title: dashboard.title.clone(),
+            body: first_body.to_owned(),
+            labels: vec![dashboard.label.clone()],
+        })?;
+        (created, How::Created, Vec::new())
+    };
+    let renamed = issue.title != dashboard.title;
+    if renamed {
+        github.rename_issue(issue.number, &dashboard.title)?;
+    }
+    let pinned = dashboard.pin && !github.pinned_issues()?.contains(&issue.number);
+    if pinned {
+        github.pin_issue(&issue)?;
+    }
+    let issue = Issue {
+        title: dashboard.title.clone(),
+        ..issue
+    };
+    Ok(Ensured {
+        issue,
+        how,
+        closed,
+        renamed,
+        pinned,
+    })
+}

@@ -1,0 +1,123 @@
+//! Finding or making the dashboard issue (decision 0017), against the emulator.
+
+mod support;
+
+use sluiceway::dashboard_issue::{self, How};
+use sluiceway_core::config::RawDashboard;
+use sluiceway_github::{GitHub, IssueState};
+use support::{Bed, REPO};
+
+const FIRST: &str = "<!-- sluiceway:dashboard -->\nThe first scan is running.";
+
+fn config() -> RawDashboard {
+    RawDashboard::default()
+}
+
+fn open_labelled(bed: &Bed) -> Vec<u64> {
+    bed.github
+        .open_issues_labelled("sluiceway")
+        .unwrap()
+        .iter()
+        .map(|i| i.number)
+        .collect()
+}
+
+#[test]
+fn the_first_scan_creates_labels_and_pins_it_in_five_requests() {
+    let bed = Bed::new();
+    let before = bed.github.requests_made();
+    let ensured = dashboard_issue::ensure(&bed.github, &config(), FIRST).unwrap();
+    assert_eq!(
+        bed.github.requests_made() - before,
+        5,
+        "open, closed, create, pinned, pin"
+    );
+    assert_eq!(ensured.how, How::Created);
+    assert!(ensured.pinned && !ensured.renamed && ensured.closed.is_empty());
+    assert_eq!(ensured.issue.title, "Sluiceway dashboard");
+    assert_eq!(bed.body(ensured.issue.number), FIRST);
+    assert_eq!(bed.github.pinned_issues().unwrap(), [ensured.issue.number]);
+}
+
+#[test]
+fn a_later_scan_finds_it_in_two_requests_or_one_without_pinning() {
+    let bed = Bed::new();
+    let first = dashboard_issue::ensure(&bed.github, &config(), FIRST).unwrap();
+    let before = bed.github.requests_made();
+    let again = dashboard_issue::ensure(&bed.github, &config(), FIRST).unwrap();
+    assert_eq!(
+        bed.github.requests_made() - before,
+        2,
+        "open issues and pinned issues"
+    );
+    assert_eq!(
+        (again.how, again.issue.number, again.pinned),
+        (How::Found, first.issue.number, false)
+    );
+    let unpinned = RawDashboard {
+        pin: false,
+        ..config()
+    };
+    let before = bed.github.requests_made();
+    dashboard_issue::ensure(&bed.github, &unpinned, FIRST).unwrap();
+    assert_eq!(bed.github.requests_made() - before, 1);
+}
+
+#[test]
+fn of_several_open_dashboards_the_lowest_is_kept_and_the_others_closed_with_a_pointer() {
+    let bed = Bed::new();
+    let keep = bed.issue(
+        "github-actions[bot]",
+        "Sluiceway dashboard",
+        FIRST,
+        &["sluiceway"],
+    );
+    let other = bed.issue("alice", "unrelated", "", &["bug"]);
+    let copy = bed.issue(
+        "github-actions[bot]",
+        "Sluiceway dashboard",
+        FIRST,
+        &["sluiceway"],
+    );
+    let ensured = dashboard_issue::ensure(&bed.github, &config(), FIRST).unwrap();
+    assert_eq!(ensured.issue.number, keep);
+    assert_eq!(ensured.closed, [copy]);
+    assert_eq!(open_labelled(&bed), [keep]);
+    let world = bed.emulator.world();
+    let closed = &world.repos[REPO].issues[&copy];
+    assert!(!closed.open);
+    assert_eq!(
+        closed.comments[0].body,
+        format!("Sluiceway keeps one dashboard per repository: #{keep}. This copy is closed.")
+    );
+    assert!(
+        world.repos[REPO].issues[&other].open,
+        "an issue without the label is not touched"
+    );
+}
+
+#[test]
+fn with_none_open_the_newest_closed_one_is_reopened_and_renamed() {
+    let bed = Bed::new();
+    let older = bed.issue("github-actions[bot]", "Old", FIRST, &["sluiceway"]);
+    let newer = bed.issue("github-actions[bot]", "Deploys", FIRST, &["sluiceway"]);
+    for number in [older, newer] {
+        bed.github
+            .set_issue_state(number, IssueState::Closed)
+            .unwrap();
+    }
+    let ensured = dashboard_issue::ensure(&bed.github, &config(), FIRST).unwrap();
+    assert_eq!(
+        (ensured.how, ensured.issue.number, ensured.renamed),
+        (How::Reopened, newer, true)
+    );
+    assert_eq!(ensured.issue.state, IssueState::Open);
+    let reopened = bed.github.open_issues_labelled("sluiceway").unwrap();
+    assert_eq!(
+        reopened
+            .iter()
+            .map(|i| (i.number, i.title.as_str()))
+            .collect::<Vec<_>>(),
+        [(newer, "Sluiceway dashboard")]
+    );
+}
