@@ -149,7 +149,7 @@ fn a_body_that_moved_after_the_write_is_built_again_from_what_was_read_back() {
         READ_BODY,
         FaultKind::EditFirst {
             repo: REPO.into(),
-            issue: issue,
+            issue,
             editor: "alice".into(),
             body: other_writer,
         },
@@ -177,7 +177,7 @@ fn when_every_write_goes_over_an_edit_the_error_asks_for_a_fresh_tick() {
             PATCH_ISSUE,
             FaultKind::EditFirst {
                 repo: REPO.into(),
-                issue: issue,
+                issue,
                 editor: "alice".into(),
                 body: format!("{BODY}\nnote {n}"),
             },
@@ -225,7 +225,7 @@ fn a_dashboard_that_never_holds_still_ends_after_three_writes() {
             READ_BODY,
             FaultKind::EditFirst {
                 repo: REPO.into(),
-                issue: issue,
+                issue,
                 editor: "alice".into(),
                 body,
             },
