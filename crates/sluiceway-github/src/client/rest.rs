@@ -39,7 +39,8 @@ impl HttpGitHub {
     }
 
     /// Every page of a list, following GitHub's `Link`; `key` names the list inside an
-    /// object answer (check runs, workflow runs).
+    /// object answer (check runs, workflow runs). A next page elsewhere than the REST
+    /// API is not followed: the token goes nowhere else.
     fn pages(&self, call: &Call, path_and_query: &str, key: Option<&str>) -> Result<Vec<Value>> {
         let mut url = Some(self.transport.rest_url(&self.repo_path(path_and_query)));
         let mut items = Vec::new();
@@ -60,6 +61,15 @@ impl HttpGitHub {
                 }
             }
             url = answer.next_page();
+            if url
+                .as_deref()
+                .is_some_and(|next| !self.transport.is_rest_url(next))
+            {
+                return Err(GitHubError::new(
+                    call,
+                    Failure::Unreadable("the next page is not on GitHub's REST API".into()),
+                ));
+            }
         }
         Ok(items)
     }

@@ -144,6 +144,13 @@ impl Transport {
         self.endpoints.rest_url(path_and_query)
     }
 
+    /// Whether an address GitHub gave us lies under the REST API's.
+    pub(crate) fn is_rest_url(&self, url: &str) -> bool {
+        let base = self.endpoints.rest_url("");
+        url.strip_prefix(&base)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    }
+
     /// A GraphQL query; answers its `data`, or the first error GitHub gave.
     pub(crate) fn graphql(
         &self,
@@ -307,5 +314,23 @@ fn transport_words(error: &reqwest::Error) -> String {
         "the connection failed".into()
     } else {
         "the connection broke".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_addresses_under_the_rest_api_are_followed() {
+        let endpoints = Endpoints::from_vars(|name| {
+            (name == "GITHUB_API_URL").then(|| "https://ghe.example.test/api/v3".to_owned())
+        })
+        .unwrap();
+        let transport = Transport::new(endpoints, "t", Pauses::default(), Arc::new(SystemSleeper));
+        assert!(transport.is_rest_url("https://ghe.example.test/api/v3/repos/o/r/issues?page=2"));
+        assert!(!transport.is_rest_url("https://ghe.example.test/api/v3evil/repos"));
+        assert!(!transport.is_rest_url("https://elsewhere.example.test/api/v3/repos/o/r/issues"));
+        assert!(!transport.is_rest_url("https://ghe.example.test/other"));
     }
 }
