@@ -1,0 +1,138 @@
+//! Who ticked: the ticker is named from the issue's edit history, never from the event
+//! that woke the job (decisions 0025 and 0119). Walking back from the newest entry, the
+//! stretch is the unbroken run of entries in which the box stays ticked at the same
+//! stack and hash; the editor of its oldest entry ticked. Anything that leaves the
+//! stretch in doubt names nobody, and nothing deploys.
+
+use sluiceway_dashboard::reader;
+use sluiceway_github::{Actor, Edit};
+
+/// One thing a person can tick: a row at the hash it shows, or the rescan box.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Tick {
+    Row { stack: String, hash: String },
+    Rescan,
+}
+
+impl Tick {
+    /// The ticks a body holds, in row order, the rescan box last.
+    pub fn all_in(body: &str) -> Vec<Tick> {
+        let read = reader::read(body);
+        let rows = read
+            .rows
+            .into_iter()
+            .filter(|row| row.ticked)
+            .filter_map(|row| {
+                Some(Tick::Row {
+                    hash: row.facts.hash?,
+                    stack: row.facts.stack,
+                })
+            });
+        let rescan = read.rescan.filter(|b| b.ticked).map(|_| Tick::Rescan);
+        rows.chain(rescan).collect()
+    }
+
+    fn holds_in(&self, body: &str) -> bool {
+        let read = reader::read(body);
+        match self {
+            Tick::Row { stack, hash } => read.rows.iter().any(|row| {
+                row.ticked && row.facts.stack == *stack && row.facts.hash.as_deref() == Some(hash)
+            }),
+            Tick::Rescan => read.rescan.is_some_and(|b| b.ticked),
+        }
+    }
+}
+
+/// The edit history read so far: the body, and entries newest first.
+#[derive(Debug, Clone, Copy)]
+pub struct History<'a> {
+    pub body: &'a str,
+    pub edits: &'a [Edit],
+    /// GitHub has no more entries than these.
+    pub complete: bool,
+    /// Entries GitHub keeps in all; at 100 the oldest ones are gone.
+    pub total: u64,
+}
+
+/// GitHub keeps the original and the newest 99 edits; from this many on, the start of
+/// the history is not the start of the issue.
+const CAPPED_AT: u64 = 100;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Walk {
+    /// The editor of the stretch's oldest entry; `None` for a deleted account.
+    Ticker(Option<Actor>),
+    /// Nobody can be named: nothing deploys, the box is cleared, no comment.
+    Nobody(Nobody),
+    /// The stretch runs past the entries read: read the next page.
+    ReadMore,
+    /// The newest entry is not the body just read: read both again.
+    Moved,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Nobody {
+    /// An entry in the stretch has no body (deleted, or empty).
+    BrokenByADeletedEntry,
+    /// The stretch reaches the oldest entry of a capped history.
+    PastTheKeptHistory,
+    /// The issue was never edited, so no person ticked it.
+    NoEdits,
+    /// The newest entry does not hold this tick.
+    NotTicked,
+}
+
+/// Names the ticker of `tick`. `bot` is the workflow token's login: one entry of the
+/// bot's that went over the tick is looked through when the bot wrote the tick back
+/// right after it (decision 0119).
+pub fn walk(tick: &Tick, history: History<'_>, bot: &str) -> Walk {
+    let edits = history.edits;
+    let Some(newest) = edits.first() else {
+        return Walk::Nobody(Nobody::NoEdits);
+    };
+    if newest.body.as_deref() != Some(history.body) {
+        return Walk::Moved;
+    }
+    let by_bot = |edit: &Edit| {
+        edit.editor
+            .as_ref()
+            .is_some_and(|a| a.login.eq_ignore_ascii_case(bot))
+    };
+    let holds = |edit: &Edit| -> Option<bool> {
+        let body = edit
+            .body
+            .as_deref()
+            .filter(|b| !b.is_empty() && !edit.deleted)?;
+        Some(tick.holds_in(body))
+    };
+    let mut oldest: Option<usize> = None;
+    let mut looked_through = false;
+    let mut i = 0;
+    while i < edits.len() {
+        match holds(&edits[i]) {
+            None => return Walk::Nobody(Nobody::BrokenByADeletedEntry),
+            Some(true) => oldest = Some(i),
+            Some(false) => {
+                let Some(oldest) = oldest else {
+                    return Walk::Nobody(Nobody::NotTicked);
+                };
+                let may_look_through = !looked_through && by_bot(&edits[i]) && by_bot(newest);
+                match edits.get(i + 1) {
+                    None if may_look_through && !history.complete => return Walk::ReadMore,
+                    Some(next) if may_look_through && holds(next) == Some(true) => {
+                        looked_through = true;
+                    }
+                    _ => return Walk::Ticker(edits[oldest].editor.clone()),
+                }
+            }
+        }
+        i += 1;
+    }
+    if !history.complete {
+        Walk::ReadMore
+    } else if history.total >= CAPPED_AT {
+        Walk::Nobody(Nobody::PastTheKeptHistory)
+    } else {
+        Walk::Ticker(oldest.and_then(|i| edits[i].editor.clone()))
+    }
+}
