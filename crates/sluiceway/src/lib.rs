@@ -8,6 +8,7 @@ pub mod dashboard_issue;
 pub mod init;
 pub mod printer;
 mod setup;
+pub mod tick_rule;
 pub mod ticker;
 pub mod write_loop;
 
