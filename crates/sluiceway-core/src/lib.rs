@@ -14,6 +14,7 @@ pub mod glob;
 pub mod init;
 pub mod named;
 pub mod property_path;
+pub mod record;
 pub mod repo;
 pub mod runner;
 pub mod stack;

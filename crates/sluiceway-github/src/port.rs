@@ -171,6 +171,16 @@ pub struct DeploymentRecord {
     pub latest_status: Option<RecordStatus>,
 }
 
+impl DeploymentRecord {
+    /// An open record is a deploy under way: its row says deploying and takes no tick.
+    pub fn is_open(&self) -> bool {
+        !self
+            .latest_status
+            .as_ref()
+            .is_some_and(|status| status.state.is_result())
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RecordStatus {
     pub state: RecordState,
@@ -204,6 +214,18 @@ impl RecordState {
             RecordState::Error => "error",
             RecordState::Inactive => "inactive",
         }
+    }
+
+    /// `success`, `inactive`, `failure` and `error` end a record; any other state, or no
+    /// status at all, leaves it open (decision 0003).
+    pub fn is_result(self) -> bool {
+        matches!(
+            self,
+            RecordState::Success
+                | RecordState::Inactive
+                | RecordState::Failure
+                | RecordState::Error
+        )
     }
 
     /// Reads REST's lower-case and GraphQL's upper-case spellings alike.

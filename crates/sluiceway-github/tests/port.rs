@@ -254,6 +254,7 @@ fn deployment_records_are_created_given_statuses_and_read_back_through_both_apis
     let created = record(&bed, "apps/web", "prod");
     assert_eq!(created.task, "sluiceway:apps/web");
     assert_eq!(created.latest_status, None);
+    assert!(created.is_open(), "no status yet: open");
     bed.github
         .set_deployment_status(
             created.id,
@@ -292,6 +293,7 @@ fn deployment_records_are_created_given_statuses_and_read_back_through_both_apis
         RecordState::InProgress
     );
 
+    assert!(read.is_open(), "in progress: open");
     let by_id = bed.github.deployment_record(created.id).unwrap();
     assert_eq!(
         by_id.payload, read.payload,
@@ -354,6 +356,7 @@ fn github_s_own_auto_inactive_is_visible_and_ours_turns_it_off() {
         .set_deployment_status(second.id, &success)
         .unwrap();
     let first = bed.github.deployment_record(first.id).unwrap();
+    assert!(!first.is_open(), "a success ends it");
     assert_eq!(
         first.latest_status.unwrap().state,
         RecordState::Success,
