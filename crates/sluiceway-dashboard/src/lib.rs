@@ -2,6 +2,7 @@
 //! and kept under GitHub's limits. Pure: no I/O, the clock is handed in.
 
 pub mod body;
+pub mod comment;
 pub mod escape;
 pub mod facts;
 pub mod header;
