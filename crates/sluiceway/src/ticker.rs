@@ -90,8 +90,10 @@ pub fn walk(tick: &Tick, history: History<'_>, bot: &str) -> Walk {
     let Some(newest) = edits.first() else {
         return Walk::Nobody(Nobody::NoEdits);
     };
-    if newest.body.as_deref() != Some(history.body) {
-        return Walk::Moved;
+    match newest.body.as_deref() {
+        None => return Walk::Nobody(Nobody::BrokenByADeletedEntry),
+        Some(body) if body != history.body => return Walk::Moved,
+        Some(_) => {}
     }
     let by_bot = |edit: &Edit| {
         edit.editor
@@ -107,16 +109,15 @@ pub fn walk(tick: &Tick, history: History<'_>, bot: &str) -> Walk {
     };
     let mut oldest: Option<usize> = None;
     let mut looked_through = false;
-    let mut i = 0;
-    while i < edits.len() {
-        match holds(&edits[i]) {
+    for (i, edit) in edits.iter().enumerate() {
+        match holds(edit) {
             None => return Walk::Nobody(Nobody::BrokenByADeletedEntry),
             Some(true) => oldest = Some(i),
             Some(false) => {
                 let Some(oldest) = oldest else {
                     return Walk::Nobody(Nobody::NotTicked);
                 };
-                let may_look_through = !looked_through && by_bot(&edits[i]) && by_bot(newest);
+                let may_look_through = !looked_through && by_bot(edit) && by_bot(newest);
                 match edits.get(i + 1) {
                     None if may_look_through && !history.complete => return Walk::ReadMore,
                     Some(next) if may_look_through && holds(next) == Some(true) => {
@@ -126,7 +127,6 @@ pub fn walk(tick: &Tick, history: History<'_>, bot: &str) -> Walk {
                 }
             }
         }
-        i += 1;
     }
     if !history.complete {
         Walk::ReadMore
