@@ -348,3 +348,71 @@ fn a_tick_a_scan_wrote_over_is_written_back_and_still_credited_to_the_person() {
         Walk::Ticker(person("alice"))
     );
 }
+
+mod invariant {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// One edit: who makes it, and whether it ticks, unticks, or only rewrites the
+    /// scan time (as a bot's scan does).
+    #[derive(Debug, Clone, Copy)]
+    enum Step {
+        Tick(usize),
+        Untick(usize),
+        Rescan(usize),
+    }
+
+    const EDITORS: [&str; 3] = ["alice", "bob", BOT];
+
+    fn step() -> impl Strategy<Value = Step> {
+        prop_oneof![
+            (0usize..3).prop_map(Step::Tick),
+            (0usize..3).prop_map(Step::Untick),
+            (0usize..3).prop_map(Step::Rescan),
+        ]
+    }
+
+    proptest! {
+        /// The walk names the editor of the entry in which the tick last appeared,
+        /// looking past one bot write-over only when the bot wrote the tick back.
+        #[test]
+        fn the_named_ticker_is_the_one_who_ticked(steps in proptest::collection::vec(step(), 1..14)) {
+            let mut body = scanned();
+            let mut time = "2026-11-30T10:02:41Z".to_string();
+            let mut happened: Vec<(&str, String)> = vec![(BOT, body.clone())];
+            for (n, step) in steps.iter().enumerate() {
+                let ticked = body.contains("- [x]");
+                let (who, next) = match *step {
+                    Step::Tick(who) if !ticked => (who, flip(&body, "apps/web", true)),
+                    Step::Untick(who) if ticked => (who, flip(&body, "apps/web", false)),
+                    Step::Tick(who) | Step::Untick(who) | Step::Rescan(who) => {
+                        let later = format!("2026-11-30T11:{n:02}:00Z");
+                        let next = body.replace(&time, &later);
+                        time = later;
+                        (who, next)
+                    }
+                };
+                prop_assert_ne!(&next, &body);
+                body = next;
+                happened.push((EDITORS[who], body.clone()));
+            }
+            let pairs: Vec<(&str, &str)> = happened.iter().map(|(w, b)| (*w, b.as_str())).collect();
+            let edits = history(&pairs);
+            let Some(tick) = Tick::all_in(&body).into_iter().next() else { return Ok(()) };
+            // The same rule, said by breaks: going back from the newest entry, the tick
+            // appeared where the entry before it lacks it; past that one break the walk
+            // goes only over a bot entry, when the newest entry is the bot's too.
+            let holds = |e: &Edit| Tick::all_in(e.body.as_deref().unwrap_or_default()).contains(&tick);
+            let appeared = |from: usize| {
+                (from..edits.len()).find(|&k| edits.get(k + 1).is_none_or(|older| !holds(older))).unwrap()
+            };
+            let by_bot = |e: &Edit| e.editor.as_ref().is_some_and(|a| a.login == BOT);
+            let first = appeared(0);
+            let looked_through = edits.get(first + 2).is_some_and(|after_gap| {
+                by_bot(&edits[first + 1]) && by_bot(&edits[0]) && holds(after_gap)
+            });
+            let expected = if looked_through { appeared(first + 2) } else { first };
+            prop_assert_eq!(walk_all(&tick, &edits), Walk::Ticker(edits[expected].editor.clone()));
+        }
+    }
+}
