@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use apollo_compiler::validation::Valid;
 use apollo_compiler::{ExecutableDocument, Schema};
@@ -19,7 +19,7 @@ pub const VERSIONS: &str = "23.0.2-15.26.1";
 
 const ROOT: &str = "urn:github-rest";
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum DescriptionError {
     #[error(
         "GitHub's API descriptions are not installed at {0}; run scripts/install-github-descriptions.sh (or point SLUICEWAY_GITHUB_DESCRIPTIONS at them)"
@@ -56,6 +56,15 @@ impl Descriptions {
                 PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/sluiceway")
             });
         cache.join("github-descriptions").join(VERSIONS)
+    }
+
+    /// The installed descriptions, loaded once per process (they are 14 MB of JSON and
+    /// schema) and shared by every emulator that checks against them.
+    pub fn shared() -> Result<Arc<Descriptions>, DescriptionError> {
+        static LOADED: OnceLock<Result<Arc<Descriptions>, DescriptionError>> = OnceLock::new();
+        LOADED
+            .get_or_init(|| Self::installed().map(Arc::new))
+            .clone()
     }
 
     /// Loads them from [`Descriptions::default_dir`], installing them first with the

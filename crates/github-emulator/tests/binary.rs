@@ -15,7 +15,7 @@ impl Drop for Running {
 
 #[test]
 fn a_newcomer_starts_it_and_reads_an_issue() {
-    github_emulator::Descriptions::installed().unwrap_or_else(|e| panic!("{e}"));
+    github_emulator::Descriptions::shared().unwrap_or_else(|e| panic!("{e}"));
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("state.json");
     let mut child = Command::new(env!("CARGO_BIN_EXE_sluiceway-github-emulator"))

@@ -1,7 +1,7 @@
 //! The judge itself: GitHub's descriptions must refuse what GitHub would not send or
 //! accept, and the emulator's GraphQL schema must be a part of GitHub's.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use apollo_compiler::Schema;
 use apollo_compiler::schema::ExtendedType;
@@ -9,10 +9,7 @@ use github_emulator::Descriptions;
 use serde_json::json;
 
 fn descriptions() -> Arc<Descriptions> {
-    static LOADED: OnceLock<Arc<Descriptions>> = OnceLock::new();
-    LOADED
-        .get_or_init(|| Arc::new(Descriptions::installed().unwrap_or_else(|e| panic!("{e}"))))
-        .clone()
+    Descriptions::shared().unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A field as the comparison sees it: name, type, and its arguments' names and types.

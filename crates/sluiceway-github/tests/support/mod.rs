@@ -3,7 +3,7 @@
 //! repository and its people, and the real client pointed at it. Dropping the bed
 //! fails the test if any request or response departed from the descriptions.
 
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use github_emulator::world::{AccountKind, Level, Role};
@@ -16,10 +16,7 @@ pub(crate) const REPO: &str = "octo/infra";
 pub(crate) const TOKEN: &str = "ghs_canary0token0never0shown";
 
 pub(crate) fn descriptions() -> Arc<Descriptions> {
-    static LOADED: OnceLock<Arc<Descriptions>> = OnceLock::new();
-    LOADED
-        .get_or_init(|| Arc::new(Descriptions::installed().unwrap_or_else(|e| panic!("{e}"))))
-        .clone()
+    Descriptions::shared().unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Waits seen, not spent.

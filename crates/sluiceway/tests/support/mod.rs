@@ -16,11 +16,11 @@ pub(crate) struct Bed {
 
 impl Bed {
     pub(crate) fn new() -> Bed {
-        let descriptions = Descriptions::installed().unwrap_or_else(|e| panic!("{e}"));
+        let descriptions = Descriptions::shared().unwrap_or_else(|e| panic!("{e}"));
         let emulator = Emulator::start(
             World::new("2026-03-01T09:00:00Z".parse().unwrap()),
             Options {
-                descriptions: Some(descriptions.into()),
+                descriptions: Some(descriptions),
                 ..Options::default()
             },
         )
