@@ -26,6 +26,29 @@ pub enum FailureReason {
     /// Another update holds the stack's state lock: not a failure of the stack, the next
     /// scan previews it.
     Busy,
+    /// This version of Sluiceway has no adapter for the stack (`what` names it).
+    NotSupported {
+        what: &'static str,
+    },
+    /// The stack's tool is missing or older than Sluiceway's floor for it; the job log
+    /// says which, once for every stack of that tool.
+    ToolUnusable {
+        tool: &'static str,
+    },
+    /// Sluiceway itself failed inside this stack's preview; the other stacks went on.
+    Internal,
+}
+
+impl FailureReason {
+    /// Whether a scan tries the preview once more after a pause (decision 0117): what
+    /// may pass a minute later (a tool's error exit, a held lock), not what would fail
+    /// the same way again.
+    pub fn is_retryable(&self) -> bool {
+        matches!(
+            self,
+            FailureReason::ToolError { exit_code: Some(_) } | FailureReason::Busy
+        )
+    }
 }
 
 impl fmt::Display for FailureReason {
@@ -50,6 +73,16 @@ impl fmt::Display for FailureReason {
                 f.write_str("the tool printed more than the 128 MiB Sluiceway holds")
             }
             FailureReason::Busy => f.write_str("another update holds the stack's state lock"),
+            FailureReason::NotSupported { what } => {
+                write!(f, "this version of Sluiceway cannot preview {what} yet")
+            }
+            FailureReason::ToolUnusable { tool } => write!(
+                f,
+                "{tool} is missing on the runner or older than Sluiceway needs; the job log says which"
+            ),
+            FailureReason::Internal => {
+                f.write_str("Sluiceway failed inside this preview; the job log holds the detail")
+            }
             FailureReason::ChangedSincePreview => f.write_str(
                 "what would be deployed changed after its preview; nothing was deployed",
             ),

@@ -5,6 +5,7 @@
 //! adapter module; an adapter turns what its tool printed into a
 //! [`Diff`](sluiceway_core::diff::Diff) and never lets a value out.
 
+pub mod adapter;
 pub mod changed_paths;
 pub mod kubectl;
 pub mod opentofu;

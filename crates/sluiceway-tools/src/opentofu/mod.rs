@@ -43,7 +43,7 @@ pub const TERRAFORM_FLOOR: Version = Version {
 const LOCK_HELD: &str = "Error acquiring the state lock";
 
 /// Which binary drives the stack.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Binary {
     Tofu,
     Terraform,

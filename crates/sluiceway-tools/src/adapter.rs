@@ -1,0 +1,265 @@
+//! The adapter seam: the one way a mode asks any tool for anything.
+//!
+//! A mode holds an [`Adapter`] per stack and calls the same six steps whatever the tool
+//! (version check, preparation, preview, drift check, tool diff, deploy), so the scan and
+//! the apply never name a tool. The seam is a closed enum rather than a trait object:
+//! what a preview keeps for its deploy (a saved plan, a rendered set) is private to the
+//! adapter that made it, and [`Kept`] only goes back to that adapter. Helm and Pulumi
+//! join as variants; until then their stacks are [`Unsupported`].
+
+use std::path::{Path, PathBuf};
+
+use sluiceway_core::diff::{Change, Diff};
+use sluiceway_core::failure::{Failure, FailureReason};
+use sluiceway_core::stack::{Stack, StackId, Tool, ToolOptions};
+
+use crate::kubectl::{self, Version, rendered_set::RenderedSet};
+use crate::opentofu::{self, Binary, SavedPlan};
+use crate::tool_log::{ToolDiffText, ToolLog};
+pub use crate::tool_run::{Context, VersionError};
+
+/// One stack, as its tool's adapter drives it.
+#[derive(Debug, Clone)]
+pub enum Adapter {
+    Kubectl(kubectl::Stack),
+    RootModule(opentofu::Stack),
+}
+
+/// A stack no adapter of this version drives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unsupported {
+    pub tool: Tool,
+    /// What is missing, in Sluiceway's words.
+    pub what: &'static str,
+}
+
+impl Unsupported {
+    pub fn failure(&self) -> Failure {
+        Failure::new(FailureReason::NotSupported { what: self.what })
+    }
+}
+
+/// A preparation: a tool's set-up step for one directory, run once and one at a time
+/// before any preview. Stacks that share a directory share it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Preparation {
+    dir: PathBuf,
+    binary: Binary,
+}
+
+impl Preparation {
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Runs it.
+    pub fn run(&self, ctx: &Context<'_>) -> Step<()> {
+        let run = opentofu::prepare(&self.dir, self.binary, ctx);
+        Step {
+            result: run.result,
+            log: run.log,
+        }
+    }
+}
+
+/// A step's result, with the tool's words for the job log.
+#[derive(Debug)]
+pub struct Step<T> {
+    pub result: Result<T, Failure>,
+    pub log: ToolLog,
+}
+
+/// What a preview found, and what it kept for a deploy when asked.
+#[derive(Debug)]
+pub struct Previewed {
+    pub diff: Diff,
+    pub kept: Option<Kept>,
+}
+
+/// What a deploy applies as is: only the adapter that made it reads it, and it is
+/// removed when dropped.
+#[derive(Debug)]
+pub struct Kept(KeptBy);
+
+#[derive(Debug)]
+enum KeptBy {
+    RenderedSet(RenderedSet),
+    Plan(SavedPlan),
+}
+
+impl Adapter {
+    /// The adapter of a discovered stack; `root` is the checkout's directory.
+    pub fn for_stack(stack: &Stack, root: &Path) -> Result<Adapter, Unsupported> {
+        let dir = if stack.path == "." {
+            root.to_owned()
+        } else {
+            root.join(&stack.path)
+        };
+        match (&stack.tool, &stack.options) {
+            (Tool::Kubectl, options) => {
+                let options = kubectl::Options::of(options).ok_or(Unsupported {
+                    tool: Tool::Kubectl,
+                    what: "a kubectl stack without kubectl options",
+                })?;
+                Ok(Adapter::Kubectl(kubectl::Stack {
+                    id: stack.id.clone(),
+                    dir,
+                    options,
+                }))
+            }
+            (
+                tool @ (Tool::OpenTofu | Tool::Terraform),
+                ToolOptions::RootModule {
+                    workspace,
+                    var_files,
+                    wrapper,
+                },
+            ) => {
+                if wrapper.is_some() {
+                    return Err(Unsupported {
+                        tool: *tool,
+                        what: "root modules driven through a wrapper (Terragrunt, CDKTF)",
+                    });
+                }
+                Ok(Adapter::RootModule(opentofu::Stack {
+                    id: stack.id.clone(),
+                    dir,
+                    binary: if *tool == Tool::OpenTofu {
+                        Binary::Tofu
+                    } else {
+                        Binary::Terraform
+                    },
+                    workspace: workspace.clone(),
+                    var_files: var_files.clone(),
+                }))
+            }
+            (Tool::Helm, _) => Err(Unsupported {
+                tool: Tool::Helm,
+                what: "Helm releases",
+            }),
+            (Tool::Pulumi, _) => Err(Unsupported {
+                tool: Tool::Pulumi,
+                what: "Pulumi stacks",
+            }),
+            (tool, _) => Err(Unsupported {
+                tool: *tool,
+                what: "a root module without root-module options",
+            }),
+        }
+    }
+
+    pub fn id(&self) -> &StackId {
+        match self {
+            Adapter::Kubectl(stack) => &stack.id,
+            Adapter::RootModule(stack) => &stack.id,
+        }
+    }
+
+    /// The tool whose version is checked once per job for this stack.
+    pub fn tool(&self) -> Tool {
+        match self {
+            Adapter::Kubectl(_) => Tool::Kubectl,
+            Adapter::RootModule(stack) => match stack.binary {
+                Binary::Tofu => Tool::OpenTofu,
+                Binary::Terraform => Tool::Terraform,
+            },
+        }
+    }
+
+    /// Checks this stack's tool is there and new enough. A mode runs it once per job for
+    /// each tool whose stacks are at hand, in the repository root.
+    pub fn check_version(&self, ctx: &Context<'_>, root: &Path) -> Result<Version, VersionError> {
+        match self {
+            Adapter::Kubectl(_) => kubectl::check_version(ctx, root),
+            Adapter::RootModule(stack) => opentofu::check_version(ctx, stack.binary, root),
+        }
+    }
+
+    /// The preparation this stack needs before its preview, if any.
+    pub fn preparation(&self) -> Option<Preparation> {
+        match self {
+            Adapter::Kubectl(_) => None,
+            Adapter::RootModule(stack) => Some(Preparation {
+                dir: stack.dir.clone(),
+                binary: stack.binary,
+            }),
+        }
+    }
+
+    /// Previews the stack; with `keep`, hands back what its deploy must apply.
+    pub fn preview(&self, ctx: &Context<'_>, keep: bool) -> Step<Previewed> {
+        match self {
+            Adapter::Kubectl(stack) => {
+                let p = kubectl::preview(stack, ctx, keep);
+                Step {
+                    result: p.result.map(|r| Previewed {
+                        diff: r.diff,
+                        kept: r.set.map(|s| Kept(KeptBy::RenderedSet(s))),
+                    }),
+                    log: p.log,
+                }
+            }
+            Adapter::RootModule(stack) => {
+                let p = opentofu::preview(stack, ctx, keep);
+                Step {
+                    result: p.result.map(|r| Previewed {
+                        diff: r.diff,
+                        kept: r.plan.map(|p| Kept(KeptBy::Plan(p))),
+                    }),
+                    log: p.log,
+                }
+            }
+        }
+    }
+
+    /// Looks for drift; `None` when this stack's tool has no drift check for it (an
+    /// outside change then shows as a change on the row).
+    pub fn detect_drift(&self, ctx: &Context<'_>) -> Option<Step<Vec<Change>>> {
+        match self {
+            Adapter::Kubectl(stack) => kubectl::detect_drift(stack, ctx).map(|d| Step {
+                result: d.result,
+                log: d.log,
+            }),
+            Adapter::RootModule(_) => None,
+        }
+    }
+
+    /// The tool's own diff, values included: for the job log only.
+    pub fn tool_diff(&self, ctx: &Context<'_>) -> Step<ToolDiffText> {
+        let (result, log) = match self {
+            Adapter::Kubectl(stack) => {
+                let d = kubectl::tool_diff(stack, ctx);
+                (d.result, d.log)
+            }
+            Adapter::RootModule(stack) => {
+                let d = opentofu::tool_diff(stack, ctx);
+                (d.result, d.log)
+            }
+        };
+        Step { result, log }
+    }
+
+    /// Deploys exactly what this stack's preview kept. What another adapter kept is
+    /// refused as changed since the preview.
+    pub fn deploy(&self, ctx: &Context<'_>, kept: &Kept) -> Step<()> {
+        let (result, log) = match (self, &kept.0) {
+            (Adapter::Kubectl(stack), KeptBy::RenderedSet(set)) => {
+                let d = kubectl::deploy(stack, ctx, set);
+                (d.result, d.log)
+            }
+            (Adapter::RootModule(stack), KeptBy::Plan(plan)) => {
+                let d = opentofu::deploy(stack, ctx, plan);
+                (d.result, d.log)
+            }
+            _ => {
+                let mut log = ToolLog::default();
+                log.note(format!(
+                    "What was kept for {} came from another tool. Nothing was deployed.",
+                    self.id()
+                ));
+                (Err(Failure::new(FailureReason::ChangedSincePreview)), log)
+            }
+        };
+        Step { result, log }
+    }
+}
