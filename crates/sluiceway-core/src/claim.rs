@@ -5,7 +5,7 @@
 //! them before a push does. A stack claims the files inside its directory and those its
 //! `inputs` globs match; `scan.unrelated` globs claim nothing and force nothing.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use crate::glob::{FileGlobs, GlobError};
 use crate::repo::{RepoFiles, split};
@@ -105,6 +105,55 @@ impl Claims {
     }
 }
 
+/// Which stacks claim a file, for narrowing a push scan to them: the stacks whose
+/// directory holds it (the root stack holds every file) and those whose `inputs` match.
+pub struct Claimants {
+    by_dir: HashMap<String, Vec<usize>>,
+    inputs: FileGlobs,
+    /// For each glob of `inputs`, the stack it belongs to.
+    input_owner: Vec<usize>,
+}
+
+impl Claimants {
+    pub fn new(stacks: &[Stack]) -> Result<Claimants, GlobError> {
+        let mut by_dir: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut input_owner = Vec::new();
+        for (i, stack) in stacks.iter().enumerate() {
+            by_dir.entry(stack.path.clone()).or_default().push(i);
+            input_owner.extend(stack.settings.inputs.iter().map(|_| i));
+        }
+        let inputs = FileGlobs::new(
+            stacks
+                .iter()
+                .flat_map(|s| s.settings.inputs.iter().map(String::as_str)),
+        )?;
+        Ok(Claimants {
+            by_dir,
+            inputs,
+            input_owner,
+        })
+    }
+
+    /// The indexes (into the stacks given to [`Claimants::new`]) of the stacks that
+    /// claim `path`, sorted.
+    pub fn of(&self, path: &str) -> BTreeSet<usize> {
+        let mut found: BTreeSet<usize> = self
+            .inputs
+            .matching(path)
+            .into_iter()
+            .map(|g| self.input_owner[g])
+            .collect();
+        let mut dir = split(path).0;
+        loop {
+            found.extend(self.by_dir.get(dir).into_iter().flatten().copied());
+            if dir == "." {
+                return found;
+            }
+            dir = split(dir).0;
+        }
+    }
+}
+
 /// The unclaimed files, grouped by their top-level directory (`.` for files at the root,
 /// which sorts first).
 pub fn unclaimed_by_directory(files: &RepoFiles, claims: &Claims) -> BTreeMap<String, Vec<String>> {
@@ -188,6 +237,25 @@ mod tests {
         let claims = Claims::new(&[stack(".", &[])], &["**/*.lock".to_owned()], None).unwrap();
         assert_eq!(claims.claim("deep/dir/file.ts"), Claim::Stacks);
         assert_eq!(claims.claim("yarn.lock"), Claim::Unrelated);
+    }
+
+    #[test]
+    fn claimants_are_the_stacks_of_every_enclosing_directory_and_matching_inputs() {
+        let stacks = [
+            stack(".", &[]),
+            stack("apps/web", &["shared/**"]),
+            stack("apps/web/nested", &[]),
+            stack("apps/api", &["shared/**", "proto/*.proto"]),
+        ];
+        let claimants = Claimants::new(&stacks).unwrap();
+        let of = |path| claimants.of(path).into_iter().collect::<Vec<_>>();
+        assert_eq!(of("apps/web/nested/x.ts"), [0, 1, 2]);
+        assert_eq!(of("apps/web/main.ts"), [0, 1]);
+        assert_eq!(of("shared/lib/a.ts"), [0, 1, 3]);
+        assert_eq!(of("proto/a.proto"), [0, 3]);
+        assert_eq!(of("README.md"), [0]);
+        let without_root = Claimants::new(&stacks[1..]).unwrap();
+        assert!(without_root.of("package.json").is_empty());
     }
 
     #[test]

@@ -96,6 +96,11 @@ impl FileGlobs {
     pub fn matches(&self, path: &str) -> bool {
         self.set.is_match(path)
     }
+
+    /// The indexes, in the order given to [`FileGlobs::new`], of the globs that match.
+    pub fn matching(&self, path: &str) -> Vec<usize> {
+        self.set.matches(path)
+    }
 }
 
 #[cfg(test)]

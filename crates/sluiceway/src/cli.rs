@@ -7,7 +7,8 @@ use clap::{Parser, Subcommand};
 /// Sluiceway keeps one GitHub issue, the dashboard, that shows which infrastructure
 /// stacks have changes waiting, and deploys a stack when a person ticks its box.
 ///
-/// These commands work on a checkout alone: no token, no tool, no network.
+/// `check`, `init`, `dashboard` and `schema` work on a checkout alone: no token, no tool,
+/// no network. `scan` runs each stack's own tool; `run` is the GitHub Action's entry.
 #[derive(Debug, Parser)]
 #[command(name = "sluiceway", version, about, long_about, max_term_width = 100)]
 pub struct Cli {
@@ -44,6 +45,31 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Preview every stack with its own tool and write the dashboard.
+    ///
+    /// In a GitHub Actions job it writes the dashboard issue. With --local it needs no
+    /// GitHub: it writes dashboard.md (the body a scan would write), dashboard.html,
+    /// summary.md and sluiceway-scan-result.json into --out, and prints the page's path.
+    /// Exits 0 when the dashboard was written truthfully, 1 otherwise.
+    Scan {
+        /// Write into a folder instead of GitHub, with the tools and credentials at hand.
+        #[arg(long)]
+        local: bool,
+        /// The repository's root directory (with --local; a job scans its checkout).
+        #[arg(long, value_name = "DIR", default_value = ".", requires = "local")]
+        repo: PathBuf,
+        /// Where --local writes its files.
+        #[arg(
+            long,
+            value_name = "DIR",
+            default_value = "sluiceway-scan",
+            requires = "local"
+        )]
+        out: PathBuf,
+    },
+    /// The GitHub Action's entry: read the `mode` input (default `auto`) and every other
+    /// input from the job's environment, and run that mode.
+    Run,
     /// Look at a dashboard body without GitHub: what its markers say, or how it renders.
     #[command(subcommand)]
     Dashboard(DashboardCommand),

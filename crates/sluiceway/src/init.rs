@@ -2,7 +2,6 @@
 //! checkout. Nothing is committed; nothing existing is overwritten without `--force`.
 
 use std::fs;
-use std::io::Write as _;
 use std::path::Path;
 
 use sluiceway_core::config;
@@ -148,15 +147,7 @@ fn write(repo: &Path, plan: &Plan) -> Result<(), String> {
         files.push(("sluiceway.yaml", config.as_str()));
     }
     for (relative, text) in files {
-        let path = repo.join(relative);
-        let dir = path.parent().unwrap_or(repo);
-        fs::create_dir_all(dir)
-            .map_err(|e| format!("{} could not be created: {e}", dir.display()))?;
-        let mut temp = tempfile::NamedTempFile::new_in(dir)
-            .map_err(|e| format!("{relative} could not be written: {e}"))?;
-        temp.write_all(text.as_bytes())
-            .map_err(|e| format!("{relative} could not be written: {e}"))?;
-        temp.persist(&path)
+        crate::files::write_whole(&repo.join(relative), text.as_bytes())
             .map_err(|e| format!("{relative} could not be written: {e}"))?;
     }
     Ok(())

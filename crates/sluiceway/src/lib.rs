@@ -5,11 +5,15 @@ pub mod checkout;
 pub mod cli;
 pub mod dashboard;
 pub mod dashboard_issue;
+mod files;
+pub mod identity;
 pub mod init;
+pub mod modes;
 pub mod printer;
 mod setup;
 pub mod tick_rule;
 pub mod ticker;
+mod wiring;
 pub mod write_loop;
 
 use std::process::ExitCode;
@@ -46,6 +50,15 @@ pub fn run(cli: Cli, printer: &mut Printer) -> ExitCode {
         Command::Dashboard(DashboardCommand::Pictures { dir }) => {
             dashboard::write_pictures(&dir, printer)
         }
+        Command::Scan {
+            local: true,
+            repo,
+            out,
+        } => wiring::local_scan(&repo, &out, printer),
+        Command::Scan { local: false, .. } => {
+            wiring::action(Some(modes::inputs::Mode::Scan), printer)
+        }
+        Command::Run => wiring::action(None, printer),
         Command::Schema => {
             let schema = sluiceway_core::config::json_schema();
             printer.result(&format!(

@@ -116,7 +116,7 @@ fn a_missing_directory_fails_and_a_usage_error_exits_2() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("could not be read"));
     assert_eq!(sluiceway(&["check", "--bogus"]).status.code(), Some(2));
-    assert_eq!(sluiceway(&["scan"]).status.code(), Some(2));
+    assert_eq!(sluiceway(&["deploy"]).status.code(), Some(2));
 }
 
 #[test]

@@ -1,0 +1,234 @@
+//! The action's inputs, read as GitHub Actions passes them: `INPUT_<NAME>`, the name
+//! upper-cased with its dashes kept. An input set to the empty string means its default,
+//! so a workflow can pass an optional input through; a wrong value that is not empty
+//! fails the step, naming the input.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// What a run was asked to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Auto,
+    Scan,
+    Resolve,
+    Apply,
+    Settle,
+    Check,
+}
+
+impl Mode {
+    const NAMES: [(&'static str, Mode); 6] = [
+        ("auto", Mode::Auto),
+        ("scan", Mode::Scan),
+        ("resolve", Mode::Resolve),
+        ("apply", Mode::Apply),
+        ("settle", Mode::Settle),
+        ("check", Mode::Check),
+    ];
+
+    pub fn name(self) -> &'static str {
+        Mode::NAMES
+            .iter()
+            .find(|(_, m)| *m == self)
+            .map_or("auto", |(n, _)| n)
+    }
+}
+
+/// Every input a mode reads, with its default filled in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inputs {
+    pub mode: Mode,
+    /// The pool's size when the workflow sets it; otherwise it follows the cores.
+    pub concurrency: Option<usize>,
+    /// Each preview's limit, counted from its start.
+    pub preview_timeout: Duration,
+    /// A preview that failed twice makes the job red.
+    pub strict: bool,
+    pub dry_run: bool,
+    pub deployment_id: Option<u64>,
+    pub deploy_timeout: Option<Duration>,
+    /// The job's check-run id, for links to its log.
+    pub job_id: Option<u64>,
+}
+
+/// A wrong input value; the message names the input and what it takes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the input `{input}` is {value:?}; it takes {takes}")]
+pub struct InputError {
+    pub input: &'static str,
+    pub value: String,
+    pub takes: &'static str,
+}
+
+/// The largest pool a workflow may ask for.
+const MOST_CONCURRENCY: usize = 64;
+const DEFAULT_PREVIEW_MINUTES: u64 = 10;
+
+impl Inputs {
+    /// Reads every input from the job's environment.
+    pub fn read(env: &BTreeMap<String, String>) -> Result<Inputs, InputError> {
+        let get = |name: &'static str| -> Option<(&'static str, &str)> {
+            env.get(&format!("INPUT_{}", name.to_uppercase()))
+                .map(|v| v.trim())
+                .filter(|v| !v.is_empty())
+                .map(|v| (name, v))
+        };
+        let mode = match get("mode") {
+            None => Mode::Auto,
+            Some((input, value)) => Mode::NAMES
+                .iter()
+                .find(|(n, _)| *n == value)
+                .map(|(_, m)| *m)
+                .ok_or_else(|| InputError {
+                    input,
+                    value: value.to_owned(),
+                    takes: "one of auto, scan, resolve, apply, settle, check",
+                })?,
+        };
+        let concurrency = get("concurrency")
+            .map(|(input, value)| {
+                whole(
+                    input,
+                    value,
+                    1,
+                    MOST_CONCURRENCY as u64,
+                    "a whole number from 1 to 64",
+                )
+                .map(|n| n as usize)
+            })
+            .transpose()?;
+        let preview_timeout = get("preview-timeout")
+            .map(|(input, value)| {
+                whole(
+                    input,
+                    value,
+                    1,
+                    24 * 60,
+                    "a whole number of minutes from 1 to 1440",
+                )
+            })
+            .transpose()?
+            .map_or(Duration::from_secs(DEFAULT_PREVIEW_MINUTES * 60), |m| {
+                Duration::from_secs(m * 60)
+            });
+        let deploy_timeout = get("deploy-timeout")
+            .map(|(input, value)| {
+                whole(
+                    input,
+                    value,
+                    1,
+                    24 * 60,
+                    "a whole number of minutes from 1 to 1440",
+                )
+                .map(|m| Duration::from_secs(m * 60))
+            })
+            .transpose()?;
+        let deployment_id = get("deployment-id")
+            .map(|(input, value)| whole(input, value, 1, u64::MAX, "a deployment record's id"))
+            .transpose()?;
+        let job_id = get("job-id")
+            .map(|(input, value)| whole(input, value, 1, u64::MAX, "a job's check-run id"))
+            .transpose()?;
+        Ok(Inputs {
+            mode,
+            concurrency,
+            preview_timeout,
+            strict: get("strict").map(yes_or_no).transpose()?.unwrap_or(false),
+            dry_run: get("dry-run").map(yes_or_no).transpose()?.unwrap_or(false),
+            deployment_id,
+            deploy_timeout,
+            job_id,
+        })
+    }
+}
+
+fn whole(
+    input: &'static str,
+    value: &str,
+    least: u64,
+    most: u64,
+    takes: &'static str,
+) -> Result<u64, InputError> {
+    value
+        .parse::<u64>()
+        .ok()
+        .filter(|n| (least..=most).contains(n))
+        .ok_or_else(|| InputError {
+            input,
+            value: value.to_owned(),
+            takes,
+        })
+}
+
+fn yes_or_no((input, value): (&'static str, &str)) -> Result<bool, InputError> {
+    match value {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(InputError {
+            input,
+            value: value.to_owned(),
+            takes: "true or false",
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn nothing_set_is_every_default() {
+        let inputs = Inputs::read(&env(&[])).unwrap();
+        assert_eq!(inputs.mode, Mode::Auto);
+        assert_eq!(inputs.concurrency, None);
+        assert_eq!(inputs.preview_timeout, Duration::from_secs(600));
+        assert!(!inputs.strict && !inputs.dry_run);
+    }
+
+    #[test]
+    fn an_empty_input_is_its_default_and_names_keep_their_dashes() {
+        let inputs = Inputs::read(&env(&[
+            ("INPUT_MODE", ""),
+            ("INPUT_CONCURRENCY", " "),
+            ("INPUT_PREVIEW-TIMEOUT", "3"),
+            ("INPUT_STRICT", "true"),
+        ]))
+        .unwrap();
+        assert_eq!(inputs.mode, Mode::Auto);
+        assert_eq!(inputs.concurrency, None);
+        assert_eq!(inputs.preview_timeout, Duration::from_secs(180));
+        assert!(inputs.strict);
+        // The variable GitHub Actions would never set (dash turned underscore) is not read.
+        let other = Inputs::read(&env(&[("INPUT_PREVIEW_TIMEOUT", "3")])).unwrap();
+        assert_eq!(other.preview_timeout, Duration::from_secs(600));
+    }
+
+    #[test]
+    fn a_wrong_value_names_its_input() {
+        let cases = [
+            ("INPUT_MODE", "deploy", "mode"),
+            ("INPUT_CONCURRENCY", "0", "concurrency"),
+            ("INPUT_CONCURRENCY", "four", "concurrency"),
+            ("INPUT_PREVIEW-TIMEOUT", "-1", "preview-timeout"),
+            ("INPUT_STRICT", "yes", "strict"),
+            ("INPUT_DEPLOYMENT-ID", "abc", "deployment-id"),
+        ];
+        for (name, value, input) in cases {
+            let error = Inputs::read(&env(&[(name, value)])).unwrap_err();
+            assert_eq!(error.input, input);
+            assert!(
+                error
+                    .to_string()
+                    .starts_with(&format!("the input `{input}` is"))
+            );
+        }
+    }
+}

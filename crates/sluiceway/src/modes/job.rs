@@ -1,0 +1,121 @@
+//! The job a mode runs in: what GitHub Actions says about it in the environment, read
+//! once at the edge, and the clock. Nothing below reads the environment itself.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use jiff::Timestamp;
+
+/// What started the run, as far as a scan cares.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    Push,
+    Schedule,
+    Dispatch,
+    /// Any other event, by GitHub's name for it.
+    Other(String),
+}
+
+impl Event {
+    pub fn name(&self) -> &str {
+        match self {
+            Event::Push => "push",
+            Event::Schedule => "schedule",
+            Event::Dispatch => "workflow_dispatch",
+            Event::Other(name) => name,
+        }
+    }
+
+    fn from_name(name: &str) -> Event {
+        match name {
+            "push" => Event::Push,
+            "schedule" => Event::Schedule,
+            "workflow_dispatch" => Event::Dispatch,
+            other => Event::Other(other.to_owned()),
+        }
+    }
+}
+
+/// The job's facts.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub event: Event,
+    /// The checked-out commit.
+    pub sha: String,
+    pub run_id: u64,
+    pub run_attempt: u64,
+    /// `https://github.com`, or a GitHub Enterprise Server.
+    pub server: String,
+    /// `owner/name`.
+    pub repository: String,
+    /// The checkout's directory.
+    pub workspace: PathBuf,
+    /// `$GITHUB_OUTPUT`, `$GITHUB_STEP_SUMMARY`, `$RUNNER_TEMP`.
+    pub output_file: Option<PathBuf>,
+    pub summary_file: Option<PathBuf>,
+    pub runner_temp: PathBuf,
+    /// The ref pushed to, and the repository's default branch from the event payload.
+    pub pushed_ref: Option<String>,
+    pub default_branch: Option<String>,
+    /// The tool's environment: the job's, without the `INPUT_*` variables.
+    pub tool_env: BTreeMap<String, String>,
+}
+
+impl Job {
+    /// Reads the job from the environment and the event payload's text.
+    pub fn from_env(env: &BTreeMap<String, String>, event_payload: Option<&str>) -> Job {
+        let get = |name: &str| env.get(name).filter(|v| !v.is_empty()).cloned();
+        let number = |name: &str| get(name).and_then(|v| v.parse().ok()).unwrap_or(0);
+        let payload: serde_json::Value = event_payload
+            .and_then(|text| serde_json::from_str(text).ok())
+            .unwrap_or_default();
+        let text_at = |pointer: &str| {
+            payload
+                .pointer(pointer)
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned)
+        };
+        Job {
+            event: Event::from_name(&get("GITHUB_EVENT_NAME").unwrap_or_default()),
+            sha: get("GITHUB_SHA").unwrap_or_default(),
+            run_id: number("GITHUB_RUN_ID"),
+            run_attempt: number("GITHUB_RUN_ATTEMPT").max(1),
+            server: get("GITHUB_SERVER_URL").unwrap_or_else(|| "https://github.com".to_owned()),
+            repository: get("GITHUB_REPOSITORY").unwrap_or_default(),
+            workspace: get("GITHUB_WORKSPACE").map_or_else(|| PathBuf::from("."), PathBuf::from),
+            output_file: get("GITHUB_OUTPUT").map(PathBuf::from),
+            summary_file: get("GITHUB_STEP_SUMMARY").map(PathBuf::from),
+            runner_temp: get("RUNNER_TEMP").map_or_else(std::env::temp_dir, PathBuf::from),
+            pushed_ref: text_at("/ref").or_else(|| get("GITHUB_REF")),
+            default_branch: text_at("/repository/default_branch"),
+            tool_env: sluiceway_core::runner::tool_environment(env.clone()),
+        }
+    }
+
+    /// The run's page, where a row's `run` link points.
+    pub fn run_url(&self) -> String {
+        format!(
+            "{}/{}/actions/runs/{}",
+            self.server, self.repository, self.run_id
+        )
+    }
+
+    /// The page of this attempt, which holds the job summary (decision 0044).
+    pub fn attempt_url(&self) -> String {
+        format!("{}/attempts/{}", self.run_url(), self.run_attempt)
+    }
+}
+
+/// Where time comes from; tests pin it.
+pub trait Clock: Sync {
+    fn now(&self) -> Timestamp;
+}
+
+/// The machine's clock.
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> Timestamp {
+        Timestamp::now()
+    }
+}

@@ -1,0 +1,62 @@
+//! The step's outputs, written to `$GITHUB_OUTPUT` on every way out. A scan sets its
+//! counts to 0 at the start (decision 0041), so a scan that stops early still says
+//! something true.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+use crate::modes::scan::result_file::ScanResult;
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outputs(BTreeMap<&'static str, String>);
+
+impl Outputs {
+    pub fn scan_defaults() -> Outputs {
+        let mut outputs = Outputs::default();
+        for (name, value) in [
+            ("dashboard-url", ""),
+            ("pending", "0"),
+            ("preview-failed", "0"),
+            ("in-sync", "0"),
+            ("dashboard-changed", "false"),
+            ("matrix", "[]"),
+        ] {
+            outputs.set(name, value);
+        }
+        outputs
+    }
+
+    pub fn set(&mut self, name: &'static str, value: impl Into<String>) {
+        self.0.insert(name, value.into());
+    }
+
+    pub fn set_scan(&mut self, result: &ScanResult) {
+        self.set(
+            "dashboard-url",
+            result.dashboard_url.clone().unwrap_or_default(),
+        );
+        self.set("pending", result.pending.to_string());
+        self.set("preview-failed", result.preview_failed.to_string());
+        self.set("in-sync", result.in_sync.to_string());
+        self.set("dashboard-changed", result.dashboard_changed.to_string());
+    }
+
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(String::as_str)
+    }
+
+    /// Appends every output to the file, one `name=value` line each (no value holds a
+    /// line break). Without a file (a local run) there is nothing to write.
+    pub fn write(&self, file: Option<&Path>) -> std::io::Result<()> {
+        let Some(file) = file else { return Ok(()) };
+        let mut out = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(file)?;
+        for (name, value) in &self.0 {
+            writeln!(out, "{name}={value}")?;
+        }
+        Ok(())
+    }
+}

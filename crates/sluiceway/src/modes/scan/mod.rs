@@ -1,0 +1,696 @@
+//! The scan: previews the stacks through the adapter seam and the pool, and brings the
+//! dashboard up to date. The steps run in the order of the spec's scan algorithm: setup
+//! and discovery, the scan plan, the first write that says a scan is running, the version
+//! check once per tool, the preparations one at a time, the pool and its retry round, the
+//! job log groups, then the one late write through the write loop, the summary, the
+//! outputs and the result file. All slow work comes before the late write.
+//!
+//! A scan writes either to GitHub (the action) or into a folder (`scan --local`): the
+//! same body, summary and result file either way.
+
+mod local;
+pub mod plan;
+pub mod pool;
+pub mod result_file;
+pub mod rows;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use sluiceway_core::claim::{Claimants, Claims};
+use sluiceway_core::config::ConfigProblem;
+use sluiceway_core::failure::{Failure, FailureReason};
+use sluiceway_core::record;
+use sluiceway_core::runner::Runner;
+use sluiceway_core::stack::{StackId, Tool};
+use sluiceway_dashboard::facts::RowState;
+use sluiceway_dashboard::reader::{self, ReadBody};
+use sluiceway_dashboard::view::{Hint, Links, View};
+use sluiceway_dashboard::{body, summary};
+use sluiceway_github::GitHub;
+use sluiceway_tools::adapter::{Adapter, Context};
+
+use crate::Outcome;
+use crate::checkout::Checkout;
+use crate::dashboard_issue;
+use crate::identity;
+use crate::modes::inputs::Inputs;
+use crate::modes::job::{Clock, Event, Job};
+use crate::modes::outputs::Outputs;
+use crate::printer::Printer;
+use crate::setup::{self, SetupError};
+use crate::write_loop;
+use plan::{Facts, ScanPlan};
+use result_file::{ScanResult, StackResult, StackState};
+use rows::{Found, Scanned};
+
+/// What a scan runs with: the job, its inputs and the ports to the world.
+pub struct Surroundings<'a> {
+    pub job: &'a Job,
+    pub inputs: &'a Inputs,
+    pub runner: &'a dyn Runner,
+    pub clock: &'a dyn Clock,
+    /// Waits; tests pass one that returns at once.
+    pub pause: &'a (dyn Fn(Duration) + Sync),
+    /// The machine's cores, when it says.
+    pub cores: Option<usize>,
+}
+
+/// Where the scan writes its dashboard.
+pub enum Target<'a> {
+    GitHub(&'a dyn GitHub),
+    /// `scan --local`: files in this folder, no GitHub.
+    Folder(&'a Path),
+}
+
+/// Runs one scan.
+pub fn run(s: &Surroundings<'_>, target: Target<'_>, printer: &mut Printer) -> Outcome {
+    let github = match &target {
+        Target::GitHub(github) => Some(*github),
+        Target::Folder(_) => None,
+    };
+    let mut outputs = Outputs::scan_defaults();
+    let outcome = scan(s, &target, &mut outputs, printer);
+    if let Some(github) = github {
+        printer.say(&format!(
+            "The scan made {} requests to the GitHub API.",
+            github.requests_made()
+        ));
+    }
+    if let Err(e) = outputs.write(s.job.output_file.as_deref()) {
+        printer.say(&format!(
+            "::warning::The step outputs could not be written: {e}"
+        ));
+    }
+    outcome
+}
+
+fn scan(
+    s: &Surroundings<'_>,
+    target: &Target<'_>,
+    outputs: &mut Outputs,
+    printer: &mut Printer,
+) -> Outcome {
+    let github = match target {
+        Target::GitHub(github) => Some(*github),
+        Target::Folder(_) => None,
+    };
+    let checkout = Checkout::new(&s.job.workspace);
+    let setup = match setup::read(&checkout) {
+        Ok(setup) => setup,
+        Err(SetupError::Unreadable(why)) => {
+            printer.say(&format!("::error::{why}"));
+            return Outcome::Failed;
+        }
+        Err(SetupError::Problems(problems)) => {
+            say_problems(&problems, printer);
+            if let Some(github) = github {
+                config_problem_line(s, github, printer);
+            }
+            return Outcome::Failed;
+        }
+    };
+    let config = &setup.config;
+    let discovery = &setup.discovery;
+    let label = &config.settings.dashboard.label;
+
+    // The live dashboard, for the plan and the first write.
+    let mut number = None;
+    let mut live: Option<ReadBody> = None;
+    if let Some(github) = github {
+        match find_dashboard(github, label) {
+            Ok(Some((n, body))) => {
+                number = Some(n);
+                live = Some(reader::read(&body));
+            }
+            Ok(None) => {}
+            Err(e) => printer.say(&format!("The dashboard could not be read: {e}")),
+        }
+    }
+
+    let plan = plan_scan(s, github, &setup, live.as_ref());
+    printer.say(&plan.why);
+    if !plan.unclaimed.is_empty() {
+        printer.say("::group::Changed files no stack claims");
+        for file in &plan.unclaimed {
+            printer.say(file);
+        }
+        printer.say("A stack claims a file in its directory or matched by its `inputs`; `scan.unrelated` lists files that claim nothing and force nothing.");
+        printer.say("::endgroup::");
+    }
+
+    let links = links(s.job);
+    let scanned = Scanned {
+        config,
+        discovery,
+        open_records: &BTreeSet::new(),
+        full: plan.is_full(),
+        sha: &s.job.sha,
+        run: s.job.run_id,
+        at: s.clock.now(),
+        links: links.clone(),
+        job_url: job_url(s),
+        hints: Vec::new(),
+        version: identity::VERSION,
+    };
+
+    // The first write: the dashboard says a scan is running (decision 0108).
+    if let (Some(github), Some(number), Some(live)) = (github, number, live.as_ref())
+        && let Some(view) = rows::running(&scanned, live, scanned.at, &s.job.run_url())
+    {
+        match body::render(&view) {
+            Ok(running) => {
+                if let Err(e) = write_loop::write(github, number, |_| running.clone()) {
+                    printer.say(&format!(
+                        "The dashboard could not say a scan is running: {e}"
+                    ));
+                }
+            }
+            Err(e) => printer.say(&format!(
+                "The dashboard could not say a scan is running: {e}"
+            )),
+        }
+    }
+
+    let mut found: BTreeMap<StackId, Found> = BTreeMap::new();
+    let mut logs: BTreeMap<StackId, Vec<String>> = BTreeMap::new();
+    let mut tries: BTreeMap<StackId, (u8, f64)> = BTreeMap::new();
+    let mut red = false;
+    let mut adapters = Vec::new();
+    for stack in discovery.stacks.iter().filter(|st| plan.previews(&st.id)) {
+        match Adapter::for_stack(stack, &s.job.workspace) {
+            Ok(adapter) => adapters.push(adapter),
+            Err(unsupported) => {
+                found.insert(stack.id.clone(), Found::Failed(unsupported.failure()));
+            }
+        }
+    }
+
+    let scratch = s.job.runner_temp.clone();
+    let ctx = Context {
+        runner: s.runner,
+        env: &s.job.tool_env,
+        repository: &s.job.repository,
+        scratch: &scratch,
+        time_limit: s.inputs.preview_timeout,
+    };
+
+    // The version check, once per tool at hand.
+    let tools: BTreeMap<Tool, &Adapter> = adapters.iter().map(|a| (a.tool(), a)).collect();
+    let mut unusable = BTreeSet::new();
+    for (tool, adapter) in &tools {
+        match adapter.check_version(&ctx, &s.job.workspace) {
+            Ok(version) => printer.say(&format!("Using {tool} {version}.")),
+            Err(e) => {
+                printer.say(&format!("::error::{e}"));
+                unusable.insert(*tool);
+                red = true;
+            }
+        }
+    }
+    adapters.retain(|adapter| {
+        if unusable.contains(&adapter.tool()) {
+            let failure = Failure::new(FailureReason::ToolUnusable {
+                tool: adapter.tool().name(),
+            });
+            found.insert(adapter.id().clone(), Found::Failed(failure));
+            false
+        } else {
+            true
+        }
+    });
+
+    // Preparations, one at a time; a failed one fails only its own stacks.
+    let preparations: BTreeSet<_> = adapters.iter().filter_map(Adapter::preparation).collect();
+    for preparation in &preparations {
+        let step = preparation.run(&ctx);
+        let sharing: Vec<StackId> = adapters
+            .iter()
+            .filter(|a| a.preparation().as_ref() == Some(preparation))
+            .map(|a| a.id().clone())
+            .collect();
+        for id in &sharing {
+            logs.entry(id.clone())
+                .or_default()
+                .extend(step.log.job_log_lines().iter().cloned());
+        }
+        if let Err(failure) = step.result {
+            printer.say(&format!(
+                "The preparation in {} failed: {}.",
+                preparation.dir().display(),
+                failure.reason
+            ));
+            for id in sharing {
+                found.insert(id, Found::Failed(failure.clone()));
+            }
+        }
+    }
+    adapters.retain(|a| !found.contains_key(a.id()));
+
+    if !adapters.is_empty() {
+        let size = pool::PoolSize::choose(s.inputs.concurrency, s.cores);
+        printer.say(&size.sentence());
+        let drift = config.settings.drift.enabled
+            && plan.is_full()
+            && matches!(s.job.event, Event::Schedule | Event::Dispatch);
+        let works: Vec<pool::Work<'_>> = adapters
+            .iter()
+            .map(|adapter| pool::Work {
+                adapter,
+                drift,
+                tool_diff: config.settings.scan.log_diff,
+            })
+            .collect();
+        let mut said = Vec::new();
+        let previewed = pool::preview_all(&works, size.size, &ctx, s.pause, &mut |line| {
+            said.push(line.to_owned());
+        });
+        for line in said {
+            printer.say(&line);
+        }
+        for (adapter, p) in adapters.iter().zip(previewed) {
+            let id = adapter.id().clone();
+            let outcome = match &p.result {
+                Ok(diff) if diff.is_empty() => "in sync".to_owned(),
+                Ok(diff) => format!("{} changes", diff.changes.len()),
+                Err(failure) => format!("failed: {}", failure.reason),
+            };
+            printer.say(&format!(
+                "Previewed {id} in {:.1} s: {outcome}",
+                p.took.as_secs_f64()
+            ));
+            if p.tries == 2
+                && let Err(failure) = &p.result
+                && failure.reason != FailureReason::Busy
+            {
+                printer.say(&format!(
+                    "::warning::The preview of {id} failed twice: {}.",
+                    failure.reason
+                ));
+            }
+            logs.entry(id.clone()).or_default().extend(p.log);
+            tries.insert(id.clone(), (p.tries, p.took.as_secs_f64()));
+            found.insert(
+                id,
+                match p.result {
+                    Ok(diff) => Found::Diff(diff),
+                    Err(failure) => Found::Failed(failure),
+                },
+            );
+        }
+    }
+
+    // Job log groups, in stack-id order; each previewed stack's diff in Sluiceway's words.
+    for (id, result) in &found {
+        printer.say(&format!("::group::[{id}]"));
+        match result {
+            Found::Diff(diff) => {
+                for change in &diff.changes {
+                    printer.say(&change_line(change));
+                }
+                for change in diff.drift.iter().flatten() {
+                    printer.say(&format!("drift: {}", change_line(change)));
+                }
+            }
+            Found::Failed(failure) => {
+                printer.say(&format!("The preview failed: {}.", failure.reason));
+                for detail in &failure.detail {
+                    printer.say(detail);
+                }
+            }
+        }
+        let log = logs.get(id).map(Vec::as_slice).unwrap_or_default();
+        if log.is_empty() {
+            printer.say(&format!("The tool wrote nothing for {id}."));
+        }
+        for line in log {
+            printer.say(line);
+        }
+        printer.say("::endgroup::");
+    }
+
+    let failed = found
+        .values()
+        .filter(|f| matches!(f, Found::Failed(x) if x.reason != FailureReason::Busy))
+        .count();
+    if found.len() > 1 && failed == found.len() {
+        printer.say("::error::Every preview failed.");
+        red = true;
+    }
+
+    // The late write.
+    let (written, dashboard_url, dashboard_changed) = match target {
+        Target::GitHub(github) => match write_github(*github, &scanned, &found, printer) {
+            Ok((body, url, changed)) => (body, Some(url), changed),
+            Err(why) => {
+                printer.say(&format!("::error::{why}"));
+                return Outcome::Failed;
+            }
+        },
+        Target::Folder(_) => {
+            let view = rows::view(&scanned, &found, None);
+            match body::render(&view) {
+                Ok(text) => (Written { text, view }, None, true),
+                Err(e) => {
+                    printer.say(&format!(
+                        "::error::The dashboard could not be written: {e}."
+                    ));
+                    return Outcome::Failed;
+                }
+            }
+        }
+    };
+
+    let summary_text = summary::render(&written.view);
+    if let Some(file) = &s.job.summary_file
+        && let Err(e) = std::fs::write(file, &summary_text)
+    {
+        printer.say(&format!(
+            "::warning::The job summary could not be written: {e}"
+        ));
+    }
+
+    let read = reader::read(&written.text);
+    let count = |state: RowState, busy: bool| {
+        read.rows
+            .iter()
+            .filter(|r| r.facts.state == Some(state) && r.facts.busy == busy)
+            .count()
+    };
+    let result = ScanResult {
+        version: 1,
+        full: plan.is_full(),
+        dashboard_url: dashboard_url.clone(),
+        dashboard_changed,
+        pending: count(RowState::Pending, false),
+        preview_failed: count(RowState::PreviewFailed, false),
+        in_sync: count(RowState::InSync, false),
+        busy: count(RowState::PreviewFailed, true),
+        github_requests: github.map_or(0, |g| g.requests_made()),
+        stacks: stack_results(&setup.discovery.stacks, &found, &tries),
+    };
+    outputs.set_scan(&result);
+    let result_dir = match target {
+        Target::Folder(out) => out.to_path_buf(),
+        Target::GitHub(_) => s.job.runner_temp.clone(),
+    };
+    match write_result(&result_dir, &result) {
+        Ok(path) => outputs.set("result-file", path.display().to_string()),
+        Err(e) => printer.say(&format!(
+            "::warning::The result file could not be written: {e}"
+        )),
+    }
+    if let Target::Folder(out) = target {
+        match local::write(out, &written.text, &summary_text, &written.view) {
+            Ok(page) => printer.result(&format!("{}\n", page.display())),
+            Err(e) => {
+                printer.say(&format!("::error::{e}"));
+                return Outcome::Failed;
+            }
+        }
+    }
+    if s.inputs.strict && result.preview_failed > 0 {
+        printer.say("::error::A preview failed twice, and the strict input makes that red.");
+        red = true;
+    }
+    if red { Outcome::Failed } else { Outcome::Done }
+}
+
+/// The body as written, and the view it was rendered from.
+struct Written {
+    text: String,
+    view: View,
+}
+
+fn plan_scan(
+    s: &Surroundings<'_>,
+    github: Option<&dyn GitHub>,
+    setup: &setup::Setup,
+    live: Option<&ReadBody>,
+) -> ScanPlan {
+    let stacks = &setup.discovery.stacks;
+    let claims = Claims::new(
+        stacks,
+        &setup.config.settings.scan.unrelated,
+        setup.config.file.as_deref(),
+    );
+    let claimants = Claimants::new(stacks);
+    let (Ok(claims), Ok(claimants), Some(github)) = (claims, claimants, github) else {
+        return plan::plan(
+            &Facts {
+                event: &Event::Other("local".to_owned()),
+                stacks,
+                claims: &Claims::new(&[], &[], None).expect("no globs"),
+                claimants: &Claimants::new(&[]).expect("no globs"),
+                live: None,
+            },
+            |_| Err(String::new()),
+        );
+    };
+    plan::plan(
+        &Facts {
+            event: &s.job.event,
+            stacks,
+            claims: &claims,
+            claimants: &claimants,
+            live,
+        },
+        |base| {
+            github
+                .compare(base, &s.job.sha)
+                .map_err(|e| format!("GitHub could not compare the commits ({e})"))
+        },
+    )
+}
+
+/// The open dashboard issue with the label (the lowest, as `dashboard_issue` keeps it)
+/// and its body.
+fn find_dashboard(
+    github: &dyn GitHub,
+    label: &str,
+) -> Result<Option<(u64, String)>, sluiceway_github::GitHubError> {
+    let Some(number) = github
+        .open_issues_labelled(label)?
+        .into_iter()
+        .map(|i| i.number)
+        .min()
+    else {
+        return Ok(None);
+    };
+    Ok(Some((number, github.read_body(number, None)?.body)))
+}
+
+/// The late read and write: find or make the issue, learn the open records, build from
+/// the live body in the write loop.
+fn write_github(
+    github: &dyn GitHub,
+    scanned: &Scanned<'_>,
+    found: &BTreeMap<StackId, Found>,
+    printer: &mut Printer,
+) -> Result<(Written, String, bool), String> {
+    let first = body::render(&rows::view(scanned, found, None))
+        .map_err(|e| format!("The dashboard could not be written: {e}."))?;
+    let ensured = dashboard_issue::ensure(github, &scanned.config.settings.dashboard, &first)
+        .map_err(|e| format!("The dashboard could not be found or made: {e}."))?;
+    let number = ensured.issue.number;
+    let url = ensured.issue.html_url.clone();
+    let open = open_records(github, scanned).map_err(|e| {
+        format!(
+            "The deployment records could not be read, so the dashboard was left as it was: {e}."
+        )
+    })?;
+    let with_records = Scanned {
+        open_records: &open,
+        hints: scanned.hints.clone(),
+        links: scanned.links.clone(),
+        job_url: scanned.job_url.clone(),
+        ..*scanned
+    };
+    let mut last: Option<Written> = None;
+    let mut too_big = None;
+    let written = write_loop::write(github, number, |from| {
+        let live = reader::read(from);
+        let view = rows::view(&with_records, found, Some(&live));
+        match body::render(&view) {
+            Ok(text) => {
+                last = Some(Written {
+                    text: text.clone(),
+                    view,
+                });
+                text
+            }
+            Err(e) => {
+                too_big = Some(e.to_string());
+                from.to_owned()
+            }
+        }
+    })
+    .map_err(|e| format!("The dashboard could not be written: {e}."))?;
+    if let Some(why) = too_big {
+        return Err(format!("The dashboard could not be written: {why}."));
+    }
+    if written.over_an_edit {
+        printer.say(&format!(
+            "An edit landed on the dashboard (#{number}) between the read and the write, and the write went over it. The dashboard was written again on top of that edit."
+        ));
+    }
+    let last = last.ok_or_else(|| "The dashboard could not be written.".to_owned())?;
+    let changed = written.writes > 0 || ensured.how == dashboard_issue::How::Created;
+    printer.say(&format!("The dashboard is {url}."));
+    Ok((last, url, changed))
+}
+
+/// Stacks with an open Sluiceway deployment record, one page per environment.
+fn open_records(
+    github: &dyn GitHub,
+    scanned: &Scanned<'_>,
+) -> Result<BTreeSet<StackId>, sluiceway_github::GitHubError> {
+    let environments: BTreeSet<&str> = scanned
+        .discovery
+        .stacks
+        .iter()
+        .map(|s| s.settings.environment.as_str())
+        .collect();
+    let mut open = BTreeSet::new();
+    for environment in environments {
+        for found in github.deployment_records(environment)?.records {
+            if found.is_open()
+                && let Some(stack) = record::stack_of_task(&found.task)
+            {
+                open.insert(StackId::given(stack));
+            }
+        }
+    }
+    Ok(open)
+}
+
+/// Writes the problems the way `check` does, as annotations the job page shows.
+fn say_problems(problems: &[ConfigProblem], printer: &mut Printer) {
+    for p in problems {
+        printer.say(&format!(
+            "::error file={},line={},col={}::{}",
+            p.file, p.position.line, p.position.column, p
+        ));
+    }
+    printer.say("The scan stopped before any tool ran: sluiceway.yaml or discovery has a problem.");
+}
+
+/// Writes "the last run found a problem in sluiceway.yaml" under the scan line of the
+/// existing dashboard, every row carried as it is.
+fn config_problem_line(s: &Surroundings<'_>, github: &dyn GitHub, printer: &mut Printer) {
+    let label = sluiceway_core::config::RawDashboard::default().label;
+    let Ok(Some((number, _))) = find_dashboard(github, &label) else {
+        return;
+    };
+    let run = s.job.run_url();
+    let result = write_loop::write(github, number, |from| {
+        let live = reader::read(from);
+        let hint = Hint::ConfigProblem { run: run.clone() };
+        rows::with_hint(&live, links(s.job), hint, identity::VERSION)
+            .and_then(|view| body::render(&view).ok())
+            .unwrap_or_else(|| from.to_owned())
+    });
+    if let Err(e) = result {
+        printer.say(&format!("The dashboard could not say so: {e}"));
+    }
+}
+
+fn change_line(change: &sluiceway_core::diff::Change) -> String {
+    let mut line = format!("{} {}", change.op.name(), change.address);
+    if let Some(tracking) = change.tracking {
+        line.push_str(&format!(" ({})", tracking.name()));
+    }
+    if !change.changed_keys.is_empty() {
+        line.push_str(&format!(": {}", change.changed_keys.join(", ")));
+    }
+    if !change.replace_keys.is_empty() {
+        line.push_str(&format!(
+            " (replaced by {})",
+            change.replace_keys.join(", ")
+        ));
+    }
+    line
+}
+
+fn stack_results(
+    stacks: &[sluiceway_core::stack::Stack],
+    found: &BTreeMap<StackId, Found>,
+    tries: &BTreeMap<StackId, (u8, f64)>,
+) -> Vec<StackResult> {
+    stacks
+        .iter()
+        .filter_map(|stack| {
+            let result = found.get(&stack.id)?;
+            let (tries, seconds) = tries.get(&stack.id).copied().unwrap_or((1, 0.0));
+            let mut r = StackResult {
+                stack: stack.id.to_string(),
+                tool: stack.tool.name().to_owned(),
+                state: StackState::InSync,
+                hash: None,
+                creates: 0,
+                updates: 0,
+                replaces: 0,
+                deletes: 0,
+                tracking: 0,
+                drifted: None,
+                reason: None,
+                tries,
+                seconds: (seconds * 1000.0).round() / 1000.0,
+            };
+            match result {
+                Found::Diff(diff) => {
+                    use sluiceway_core::diff::Op;
+                    let n = |op: Op| diff.changes.iter().filter(|c| c.op == op).count();
+                    r.creates = n(Op::Create);
+                    r.updates = n(Op::Update);
+                    r.replaces = n(Op::Replace);
+                    r.deletes = n(Op::Delete);
+                    r.tracking = diff.changes.iter().filter(|c| c.tracking.is_some()).count();
+                    r.drifted = diff.drift.as_ref().map(Vec::len);
+                    if !diff.changes.is_empty() {
+                        r.state = StackState::Pending;
+                        r.hash = Some(diff.hash());
+                    } else if r.drifted.unwrap_or(0) > 0 {
+                        r.state = StackState::Drift;
+                        r.hash = Some(diff.hash());
+                    }
+                }
+                Found::Failed(failure) => {
+                    r.state = if failure.reason == FailureReason::Busy {
+                        StackState::Busy
+                    } else {
+                        StackState::PreviewFailed
+                    };
+                    r.reason = Some(failure.reason.to_string());
+                }
+            }
+            Some(r)
+        })
+        .collect()
+}
+
+fn write_result(dir: &Path, result: &ScanResult) -> std::io::Result<PathBuf> {
+    let path = dir.join(result_file::FILE_NAME);
+    let text = serde_json::to_string_pretty(result).map_err(std::io::Error::other)?;
+    crate::files::write_whole(&path, format!("{text}\n").as_bytes())?;
+    Ok(path)
+}
+
+fn links(job: &Job) -> Links {
+    Links {
+        server: job.server.clone(),
+        repository: job.repository.clone(),
+        summary: job.attempt_url(),
+        pictures: identity::pictures(),
+    }
+}
+
+/// Where a failure's `run` link points: the job's log when the job id is known, else
+/// the attempt's summary (decision 0044).
+fn job_url(s: &Surroundings<'_>) -> String {
+    match s.inputs.job_id {
+        Some(job) => format!("{}/job/{job}", s.job.run_url()),
+        None => s.job.attempt_url(),
+    }
+}

@@ -1,0 +1,250 @@
+//! The pool: previews run a bounded number at once, started in stack-id order, one stack
+//! never twice at once (decisions 0012 and 0085). After the round, the previews that
+//! failed for a reason that may pass are tried once more after a pause (decision 0117).
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use sluiceway_core::diff::Diff;
+use sluiceway_core::failure::{Failure, FailureReason};
+use sluiceway_tools::adapter::{Adapter, Context};
+
+/// The pause before the retry round.
+pub const RETRY_PAUSE: Duration = Duration::from_secs(10);
+/// The largest pool that follows the cores; an input may set more.
+const MOST_FROM_CORES: usize = 8;
+
+/// The pool's size and where it came from, for the log line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolSize {
+    pub size: usize,
+    pub from: SizeFrom,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SizeFrom {
+    Input,
+    Cores(usize),
+    UnknownCores,
+}
+
+impl PoolSize {
+    /// The input's size, else the machine's cores clamped to 1–8, else 1.
+    pub fn choose(input: Option<usize>, cores: Option<usize>) -> PoolSize {
+        match (input, cores) {
+            (Some(size), _) => PoolSize {
+                size,
+                from: SizeFrom::Input,
+            },
+            (None, Some(cores)) if cores > 0 => PoolSize {
+                size: cores.clamp(1, MOST_FROM_CORES),
+                from: SizeFrom::Cores(cores),
+            },
+            _ => PoolSize {
+                size: 1,
+                from: SizeFrom::UnknownCores,
+            },
+        }
+    }
+
+    /// The log line that says the size and its source.
+    pub fn sentence(&self) -> String {
+        let previews = if self.size == 1 {
+            "preview"
+        } else {
+            "previews"
+        };
+        let head = format!("The pool is {} {previews} at once", self.size);
+        match self.from {
+            SizeFrom::Input => format!("{head}, from the concurrency input."),
+            SizeFrom::Cores(cores) if cores <= MOST_FROM_CORES => format!(
+                "{head}, one for each core of this machine, which has {cores}. The concurrency input sets another size."
+            ),
+            SizeFrom::Cores(cores) => format!(
+                "{head}: this machine has {cores} cores, and the pool follows them up to {MOST_FROM_CORES}. The concurrency input sets another size."
+            ),
+            SizeFrom::UnknownCores => format!(
+                "{head}: this machine did not say how many cores it has. The concurrency input sets another size."
+            ),
+        }
+    }
+}
+
+/// One stack's work in the pool.
+pub struct Work<'a> {
+    pub adapter: &'a Adapter,
+    /// Run the drift check after the preview.
+    pub drift: bool,
+    /// Print the tool's own diff into this stack's log group.
+    pub tool_diff: bool,
+}
+
+/// What the pool found for one stack, with everything for its log group.
+#[derive(Debug)]
+pub struct Previewed {
+    pub result: Result<Diff, Failure>,
+    /// The stack's log group: the tool's words and Sluiceway's notes, in order.
+    pub log: Vec<String>,
+    /// Both tries together.
+    pub took: Duration,
+    pub tries: u8,
+}
+
+/// Previews every work item; the results come back in the order of `works`.
+pub fn preview_all(
+    works: &[Work<'_>],
+    size: usize,
+    ctx: &Context<'_>,
+    pause: &dyn Fn(Duration),
+    say: &mut dyn FnMut(&str),
+) -> Vec<Previewed> {
+    let mut results = round(works, (0..works.len()).collect(), size, ctx);
+    let failed: Vec<usize> = (0..works.len())
+        .filter(|&i| results[i].result.is_err())
+        .collect();
+    let again: Vec<usize> = failed
+        .iter()
+        .copied()
+        .filter(|&i| {
+            results[i]
+                .result
+                .as_ref()
+                .is_err_and(|f| f.reason.is_retryable())
+        })
+        .collect();
+    if again.is_empty() || failed.len() == works.len() {
+        return results;
+    }
+    let names: Vec<String> = again
+        .iter()
+        .map(|&i| works[i].adapter.id().to_string())
+        .collect();
+    say(&format!(
+        "{} {} not work and {} tried once more after a pause of {} s: {}.",
+        again.len(),
+        if again.len() == 1 {
+            "preview did"
+        } else {
+            "previews did"
+        },
+        if again.len() == 1 { "is" } else { "are" },
+        RETRY_PAUSE.as_secs(),
+        names.join(", ")
+    ));
+    pause(RETRY_PAUSE);
+    let second = round(works, again.clone(), size, ctx);
+    for (i, retried) in again.into_iter().zip(second) {
+        let first = &mut results[i];
+        first.log.push(format!(
+            "The first preview failed: {}. It was tried once more.",
+            first
+                .result
+                .as_ref()
+                .err()
+                .map(|f| f.reason.to_string())
+                .unwrap_or_default()
+        ));
+        first.log.extend(retried.log);
+        first.result = retried.result;
+        first.took += retried.took;
+        first.tries = 2;
+    }
+    results
+}
+
+/// One round over the items at `order` (already in stack-id order).
+fn round(works: &[Work<'_>], order: Vec<usize>, size: usize, ctx: &Context<'_>) -> Vec<Previewed> {
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<(usize, Previewed)>> = Mutex::new(Vec::with_capacity(order.len()));
+    std::thread::scope(|scope| {
+        for _ in 0..size.clamp(1, order.len().max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let at = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(&i) = order.get(at) else { break };
+                    let previewed = one(&works[i], ctx);
+                    done.lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .push((i, previewed));
+                }
+            });
+        }
+    });
+    let mut done = done
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    done.sort_by_key(|(i, _)| order.iter().position(|o| o == i));
+    done.into_iter().map(|(_, p)| p).collect()
+}
+
+/// One stack: preview, then the drift check and the tool diff when asked. A panic inside
+/// is Sluiceway's own failure, and only this stack's.
+fn one(work: &Work<'_>, ctx: &Context<'_>) -> Previewed {
+    let started = Instant::now();
+    let mut log = Vec::new();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        let step = work.adapter.preview(ctx, false);
+        log.extend(step.log.job_log_lines().iter().cloned());
+        let mut diff = step.result?.diff;
+        if work.drift
+            && let Some(check) = work.adapter.detect_drift(ctx)
+        {
+            log.extend(check.log.job_log_lines().iter().cloned());
+            diff.drift = Some(check.result?);
+        }
+        if work.tool_diff {
+            let step = work.adapter.tool_diff(ctx);
+            log.extend(step.log.job_log_lines().iter().cloned());
+            match step.result {
+                Ok(text) => log.extend(text.job_log_text().lines().map(str::to_owned)),
+                Err(failure) => {
+                    log.push(format!("The tool's own diff failed: {}.", failure.reason))
+                }
+            }
+        }
+        Ok(diff)
+    }))
+    .unwrap_or_else(|_| Err(Failure::new(FailureReason::Internal)));
+    Previewed {
+        result,
+        log,
+        took: started.elapsed(),
+        tries: 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_size_follows_the_input_then_the_cores() {
+        assert_eq!(PoolSize::choose(Some(12), Some(2)).size, 12);
+        assert_eq!(PoolSize::choose(None, Some(2)).size, 2);
+        assert_eq!(PoolSize::choose(None, Some(64)).size, 8);
+        assert_eq!(PoolSize::choose(None, Some(0)).size, 1);
+        assert_eq!(PoolSize::choose(None, None).size, 1);
+    }
+
+    #[test]
+    fn the_log_line_names_the_source() {
+        assert_eq!(
+            PoolSize::choose(Some(3), None).sentence(),
+            "The pool is 3 previews at once, from the concurrency input."
+        );
+        assert_eq!(
+            PoolSize::choose(None, Some(2)).sentence(),
+            "The pool is 2 previews at once, one for each core of this machine, which has 2. The concurrency input sets another size."
+        );
+        assert_eq!(
+            PoolSize::choose(None, Some(64)).sentence(),
+            "The pool is 8 previews at once: this machine has 64 cores, and the pool follows them up to 8. The concurrency input sets another size."
+        );
+        assert_eq!(
+            PoolSize::choose(None, None).sentence(),
+            "The pool is 1 preview at once: this machine did not say how many cores it has. The concurrency input sets another size."
+        );
+    }
+}

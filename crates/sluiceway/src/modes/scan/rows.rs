@@ -1,0 +1,209 @@
+//! From what the scan found to the view the dashboard is rendered from, built around
+//! the live body: one row per discovered stack and no other (decision 0011). A stack
+//! previewed now gets a fresh row, unless the live body shows it deploying and an open
+//! deployment record agrees (the record is fresher than any preview); every other stack
+//! keeps its live row block byte for byte.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use jiff::Timestamp;
+use sluiceway_core::config::Config;
+use sluiceway_core::diff::Diff;
+use sluiceway_core::discovery::Discovery;
+use sluiceway_core::failure::{Failure, FailureReason};
+use sluiceway_core::stack::StackId;
+use sluiceway_dashboard::facts::RowState;
+use sluiceway_dashboard::reader::ReadBody;
+use sluiceway_dashboard::view::{Hint, Ignored, Links, Root, Row, RowSource, State, View};
+
+/// What this scan knows of one stack it previewed (or could not).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Found {
+    Diff(Diff),
+    Failed(Failure),
+}
+
+/// Everything the view is made from, besides the live body.
+pub struct Scanned<'a> {
+    pub config: &'a Config,
+    pub discovery: &'a Discovery,
+    /// Stacks with an open deployment record.
+    pub open_records: &'a BTreeSet<StackId>,
+    pub full: bool,
+    pub sha: &'a str,
+    pub run: u64,
+    pub at: Timestamp,
+    pub links: Links,
+    /// The job page, where a failure's `run` link points (its log holds the tool's words).
+    pub job_url: String,
+    pub hints: Vec<Hint>,
+    pub version: &'a str,
+}
+
+/// The view of the body this scan writes over `live` (`None`: no dashboard yet), from
+/// what each previewed stack gave (stacks not in `found` were not previewed).
+pub fn view(
+    scanned: &Scanned<'_>,
+    found: &BTreeMap<StackId, Found>,
+    live: Option<&ReadBody>,
+) -> View {
+    let live_root = live
+        .and_then(|l| l.root.as_ref())
+        .filter(|r| r.get("v") == Some("1"));
+    let (full_scan_at, full_scan_run) = if scanned.full {
+        (Some(scanned.at), Some(scanned.run))
+    } else {
+        (
+            live_root
+                .and_then(|r| r.get("full-scan-at"))
+                .and_then(|t| t.parse().ok()),
+            live_root
+                .and_then(|r| r.get("full-scan-run"))
+                .and_then(|t| t.parse().ok()),
+        )
+    };
+    // Rows under a root of another version are not carried (decision 0011).
+    let live_rows = live
+        .filter(|_| live_root.is_some())
+        .map(|l| &l.rows[..])
+        .unwrap_or(&[]);
+    let block_of = |id: &StackId| live_rows.iter().find(|r| r.facts.stack == id.as_str());
+    let rows = scanned
+        .discovery
+        .stacks
+        .iter()
+        .filter_map(|stack| {
+            let block = block_of(&stack.id);
+            let deploying = block.is_some_and(|b| {
+                matches!(b.facts.state, Some(RowState::Deploying | RowState::Queued))
+            }) && scanned.open_records.contains(&stack.id);
+            match (found.get(&stack.id), block) {
+                (Some(_), Some(block)) if deploying => Some(RowSource::Carried(block.clone())),
+                (Some(found), _) => Some(RowSource::Fresh(fresh(
+                    &stack.id,
+                    found,
+                    &scanned.links,
+                    &scanned.job_url,
+                ))),
+                (None, Some(block)) => Some(RowSource::Carried(block.clone())),
+                (None, None) => None,
+            }
+        })
+        .collect();
+    View {
+        root: Root {
+            scan_sha: scanned.sha.to_owned(),
+            scan_run: scanned.run,
+            scan_at: scanned.at,
+            full_scan_at,
+            full_scan_run,
+        },
+        links: scanned.links.clone(),
+        rows,
+        unknown: live
+            .filter(|_| live_root.is_some())
+            .map(|l| l.unknown_rows().map(|r| r.text.clone()).collect())
+            .unwrap_or_default(),
+        trail: Vec::new(),
+        ignored: scanned
+            .discovery
+            .ignored
+            .iter()
+            .map(|i| Ignored {
+                stack: i.id.clone(),
+                reason: i.reason.clone(),
+            })
+            .collect(),
+        confirms: Vec::new(),
+        hints: scanned.hints.clone(),
+        layout: scanned.config.settings.dashboard.clone(),
+        attribution_names: scanned.config.settings.attribution.names as usize,
+        version: scanned.version.to_owned(),
+    }
+}
+
+fn fresh(id: &StackId, found: &Found, links: &Links, job_url: &str) -> Row {
+    let state = match found {
+        Found::Diff(diff) if !diff.changes.is_empty() => State::Pending {
+            diff: diff.clone(),
+            preview: Some(links.summary.clone()),
+            attribution: None,
+        },
+        Found::Diff(diff) if diff.drift.as_ref().is_some_and(|d| !d.is_empty()) => State::Drifted {
+            diff: diff.clone(),
+            preview: Some(links.summary.clone()),
+        },
+        Found::Diff(_) => State::InSync,
+        Found::Failed(failure) if failure.reason == FailureReason::Busy => State::Busy {
+            run: job_url.to_owned(),
+        },
+        Found::Failed(failure) => State::PreviewFailed {
+            reason: failure.reason.to_string(),
+            run: job_url.to_owned(),
+        },
+    };
+    Row {
+        stack: id.clone(),
+        state,
+        failure: None,
+        notes: Vec::new(),
+    }
+}
+
+/// The root facts of a live body this version writes over.
+fn live_root(live: &ReadBody) -> Option<Root> {
+    let root = live.root.as_ref().filter(|r| r.get("v") == Some("1"))?;
+    Some(Root {
+        scan_sha: root.get("scan-sha")?.to_owned(),
+        scan_run: root.get("scan-run")?.parse().ok()?,
+        scan_at: root.get("scan-at")?.parse().ok()?,
+        full_scan_at: root.get("full-scan-at").and_then(|t| t.parse().ok()),
+        full_scan_run: root.get("full-scan-run").and_then(|t| t.parse().ok()),
+    })
+}
+
+/// The view a scan writes before any preview (decision 0108): every live row block as
+/// it is, ticks included, the live root's facts kept, and a line that says a scan is
+/// running. `None` when the live body is not one this version writes over.
+pub fn running(
+    scanned: &Scanned<'_>,
+    live: &ReadBody,
+    since: Timestamp,
+    run_url: &str,
+) -> Option<View> {
+    let root = live_root(live)?;
+    let mut view = view(scanned, &BTreeMap::new(), Some(live));
+    view.root = root;
+    view.hints.insert(
+        0,
+        Hint::ScanRunning {
+            since,
+            run: run_url.to_owned(),
+        },
+    );
+    Some(view)
+}
+
+/// The live body with every row carried as it is and one line added under the scan
+/// line, for a scan that cannot read its setup: it knows no stacks, so it keeps them all.
+pub fn with_hint(live: &ReadBody, links: Links, hint: Hint, version: &str) -> Option<View> {
+    Some(View {
+        root: live_root(live)?,
+        links,
+        rows: live
+            .rows
+            .iter()
+            .filter(|r| r.facts.state.is_some())
+            .cloned()
+            .map(RowSource::Carried)
+            .collect(),
+        unknown: live.unknown_rows().map(|r| r.text.clone()).collect(),
+        trail: Vec::new(),
+        ignored: Vec::new(),
+        confirms: Vec::new(),
+        hints: vec![hint],
+        layout: Default::default(),
+        attribution_names: 5,
+        version: version.to_owned(),
+    })
+}

@@ -1,0 +1,148 @@
+//! The edge where the modes meet the real world: the process environment, the event
+//! payload, the machine's runner, clock and cores, and GitHub over HTTP. Everything
+//! below takes these as ports.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+use sluiceway_github::HttpGitHub;
+use sluiceway_tools::process::SystemRunner;
+
+use crate::Outcome;
+use crate::modes::inputs::{Inputs, Mode};
+use crate::modes::job::{Event, Job, SystemClock};
+use crate::modes::scan::{self, Surroundings, Target};
+use crate::printer::Printer;
+
+fn environment() -> BTreeMap<String, String> {
+    std::env::vars_os()
+        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+        .collect()
+}
+
+fn cores() -> Option<usize> {
+    std::thread::available_parallelism().ok().map(usize::from)
+}
+
+fn pause(time: Duration) {
+    std::thread::sleep(time);
+}
+
+/// `sluiceway run` (mode from the input) and `sluiceway scan` (mode given).
+pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
+    let env = environment();
+    let inputs = match Inputs::read(&env) {
+        Ok(inputs) => inputs,
+        Err(e) => {
+            printer.say(&format!("::error::{e}."));
+            return Outcome::Failed;
+        }
+    };
+    let payload = env
+        .get("GITHUB_EVENT_PATH")
+        .and_then(|path| std::fs::read_to_string(path).ok());
+    let job = Job::from_env(&env, payload.as_deref());
+    let mode = mode.unwrap_or(inputs.mode);
+    let scans = match mode {
+        Mode::Scan => true,
+        Mode::Auto => match &job.event {
+            Event::Push => {
+                let default = job
+                    .default_branch
+                    .as_ref()
+                    .map(|b| format!("refs/heads/{b}"));
+                if default.is_some() && job.pushed_ref != default {
+                    printer.say(&format!(
+                        "::notice::This push is to {}, not the default branch; only a push to the default branch is scanned.",
+                        job.pushed_ref.as_deref().unwrap_or("another branch")
+                    ));
+                    return Outcome::Done;
+                }
+                true
+            }
+            Event::Schedule | Event::Dispatch => true,
+            Event::Other(name) => {
+                printer.say(&format!(
+                    "::notice::Sluiceway has nothing to do on the {name} event in this version."
+                ));
+                return Outcome::Done;
+            }
+        },
+        other => {
+            printer.say(&format!(
+                "::error::The {} mode is not part of this version of Sluiceway yet; it runs scans only.",
+                other.name()
+            ));
+            return Outcome::Failed;
+        }
+    };
+    debug_assert!(scans);
+    let github = match HttpGitHub::from_action(|name| env.get(name).cloned()) {
+        Ok(github) => github,
+        Err(e) => {
+            printer.say(&format!("::error::{e}."));
+            return Outcome::Failed;
+        }
+    };
+    let runner = SystemRunner::default();
+    let surroundings = Surroundings {
+        job: &job,
+        inputs: &inputs,
+        runner: &runner,
+        clock: &SystemClock,
+        pause: &pause,
+        cores: cores(),
+    };
+    scan::run(&surroundings, Target::GitHub(&github), printer)
+}
+
+/// `sluiceway scan --local`: the same scan, written into a folder.
+pub(crate) fn local_scan(repo: &Path, out: &Path, printer: &mut Printer) -> Outcome {
+    let mut env = environment();
+    env.retain(|name, _| !name.starts_with("GITHUB_") && !name.starts_with("INPUT_"));
+    let inputs = match Inputs::read(&BTreeMap::new()) {
+        Ok(inputs) => inputs,
+        Err(e) => {
+            printer.say(&format!("error: {e}."));
+            return Outcome::Failed;
+        }
+    };
+    let repo = std::path::absolute(repo).unwrap_or_else(|_| repo.to_owned());
+    let name = repo
+        .file_name()
+        .map_or("repository".into(), |n| n.to_string_lossy().into_owned());
+    env.insert("GITHUB_REPOSITORY".into(), format!("local/{name}"));
+    env.insert("GITHUB_SHA".into(), head_commit(&repo));
+    env.insert("GITHUB_WORKSPACE".into(), repo.display().to_string());
+    env.insert("GITHUB_EVENT_NAME".into(), "local".into());
+    let mut job = Job::from_env(&env, None);
+    job.runner_temp = std::env::temp_dir();
+    if let Err(e) = std::fs::create_dir_all(out) {
+        printer.say(&format!("error: {} could not be made: {e}", out.display()));
+        return Outcome::Failed;
+    }
+    let runner = SystemRunner::default();
+    let surroundings = Surroundings {
+        job: &job,
+        inputs: &inputs,
+        runner: &runner,
+        clock: &SystemClock,
+        pause: &pause,
+        cores: cores(),
+    };
+    scan::run(&surroundings, Target::Folder(out), printer)
+}
+
+/// The checked-out commit, when the folder is a git checkout.
+fn head_commit(repo: &Path) -> String {
+    std::process::Command::new("git")
+        .arg("-C")
+        .arg(repo)
+        .args(["rev-parse", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .unwrap_or_else(|| "0".repeat(40))
+}
