@@ -77,7 +77,12 @@ pub enum Command {
     ///
     /// Point yaml-language-server at it with a first line such as
     /// `# yaml-language-server: $schema=sluiceway.schema.json`.
-    Schema,
+    Schema {
+        /// Print the schema of the scan's result file instead
+        /// (docs/formats/scan-result.schema.json).
+        #[arg(long)]
+        result_file: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -59,8 +59,12 @@ pub fn run(cli: Cli, printer: &mut Printer) -> ExitCode {
             wiring::action(Some(modes::inputs::Mode::Scan), printer)
         }
         Command::Run => wiring::action(None, printer),
-        Command::Schema => {
-            let schema = sluiceway_core::config::json_schema();
+        Command::Schema { result_file } => {
+            let schema = if result_file {
+                modes::scan::result_file::schema()
+            } else {
+                sluiceway_core::config::json_schema()
+            };
             printer.result(&format!(
                 "{}\n",
                 serde_json::to_string_pretty(&schema).unwrap_or_default()

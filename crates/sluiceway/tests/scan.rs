@@ -1,0 +1,495 @@
+//! The scan end to end: the real `sluiceway` binary run the way a GitHub Actions job
+//! runs it (the job's variables, the event payload, `INPUT_*`, `GITHUB_OUTPUT`,
+//! `GITHUB_STEP_SUMMARY`, `RUNNER_TEMP`), against the emulator held to GitHub's
+//! descriptions, previewing a copy of `examples/quickstart` with the real `tofu`.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use github_emulator::world::FileChange;
+use github_emulator::{Act, Fault, FaultKind};
+use sluiceway_dashboard::reader;
+use sluiceway_github::GitHub;
+use support::{Bed, REPO};
+
+const CANARY: &str = "CANARY-SECRET";
+const PATCH_ISSUE: &str = "PATCH /repos/{owner}/{repo}/issues/{issue_number}";
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The pinned OpenTofu, installed into the cache by the project's own script.
+fn tofu_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let out = Command::new(workspace().join("scripts/install-tofu.sh"))
+            .arg("v1.6.2")
+            .output()
+            .expect("scripts/install-tofu.sh runs");
+        assert!(
+            out.status.success(),
+            "OpenTofu could not be installed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let path = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+        path.parent().unwrap().to_owned()
+    })
+}
+
+/// A job's world: a checkout copied from the example, and the runner's folders.
+struct Job {
+    checkout: tempfile::TempDir,
+    runner: tempfile::TempDir,
+}
+
+/// What one run of the binary left.
+struct Ran {
+    code: Option<i32>,
+    log: String,
+    outputs: BTreeMap<String, String>,
+    summary: String,
+    result: Option<serde_json::Value>,
+    result_text: String,
+}
+
+impl Job {
+    fn new() -> Job {
+        let checkout = tempfile::tempdir().unwrap();
+        copy_dir(&workspace().join("examples/quickstart"), checkout.path());
+        Job {
+            checkout,
+            runner: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn file(&self, path: &str) -> PathBuf {
+        self.checkout.path().join(path)
+    }
+
+    /// Runs `sluiceway run` as the job's step would, with `path` as PATH.
+    fn run_with(
+        &self,
+        bed: &Bed,
+        event: &str,
+        sha: &str,
+        path: &str,
+        inputs: &[(&str, &str)],
+    ) -> Ran {
+        let temp = self.runner.path();
+        let output = temp.join("output.txt");
+        let summary = temp.join("summary.md");
+        let _ = std::fs::remove_file(&output);
+        let _ = std::fs::remove_file(&summary);
+        let _ = std::fs::remove_file(temp.join("sluiceway-scan-result.json"));
+        let payload = temp.join("event.json");
+        std::fs::write(
+            &payload,
+            r#"{"ref":"refs/heads/main","repository":{"default_branch":"main"}}"#,
+        )
+        .unwrap();
+        let base = bed.emulator.base_url();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_sluiceway"));
+        command
+            .arg("run")
+            .env_clear()
+            .env("PATH", path)
+            .env("HOME", temp)
+            .env("GITHUB_ACTIONS", "true")
+            .env("GITHUB_EVENT_NAME", event)
+            .env("GITHUB_EVENT_PATH", &payload)
+            .env("GITHUB_REPOSITORY", REPO)
+            .env("GITHUB_SHA", sha)
+            .env("GITHUB_RUN_ID", "4242")
+            .env("GITHUB_RUN_ATTEMPT", "1")
+            .env("GITHUB_SERVER_URL", "https://github.com")
+            .env("GITHUB_API_URL", &base)
+            .env("GITHUB_GRAPHQL_URL", format!("{base}/graphql"))
+            .env("GITHUB_WORKSPACE", self.checkout.path())
+            .env("GITHUB_OUTPUT", &output)
+            .env("GITHUB_STEP_SUMMARY", &summary)
+            .env("RUNNER_TEMP", temp)
+            .env("INPUT_GITHUB-TOKEN", "t")
+            .env("INPUT_MODE", "scan")
+            .env("INPUT_CONCURRENCY", "");
+        for (name, value) in inputs {
+            command.env(format!("INPUT_{}", name.to_uppercase()), value);
+        }
+        let out = command.output().unwrap();
+        let result_text =
+            std::fs::read_to_string(temp.join("sluiceway-scan-result.json")).unwrap_or_default();
+        Ran {
+            code: out.status.code(),
+            log: format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ),
+            outputs: std::fs::read_to_string(&output)
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|l| l.split_once('='))
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect(),
+            summary: std::fs::read_to_string(&summary).unwrap_or_default(),
+            result: serde_json::from_str(&result_text).ok(),
+            result_text,
+        }
+    }
+
+    fn run(&self, bed: &Bed, event: &str, sha: &str) -> Ran {
+        let path = format!("{}:/usr/bin:/bin", tofu_dir().display());
+        self.run_with(bed, event, sha, &path, &[])
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn push(bed: &Bed, message: &str, files: &[&str]) -> String {
+    bed.emulator
+        .act(Act::Push {
+            repo: REPO.into(),
+            branch: "main".into(),
+            author: Some("alice".into()),
+            message: message.into(),
+            files: files
+                .iter()
+                .map(|path| FileChange {
+                    path: (*path).into(),
+                    status: "modified".into(),
+                    previous_path: None,
+                })
+                .collect(),
+        })
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn dashboard(bed: &Bed) -> u64 {
+    let open = bed.github.open_issues_labelled("sluiceway").unwrap();
+    assert_eq!(open.len(), 1, "one dashboard");
+    open[0].number
+}
+
+/// Each row's block, by stack.
+fn blocks(body: &str) -> BTreeMap<String, String> {
+    reader::read(body)
+        .rows
+        .into_iter()
+        .map(|r| (r.facts.stack.clone(), r.text))
+        .collect()
+}
+
+fn previewed(log: &str) -> Vec<String> {
+    log.lines()
+        .filter_map(|l| l.strip_prefix("Previewed "))
+        .filter_map(|l| l.split(" in ").next())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The published schema, which must be the one the code generates.
+fn schema() -> serde_json::Value {
+    let text = std::fs::read_to_string(workspace().join("docs/formats/scan-result.schema.json"))
+        .expect("docs/formats/scan-result.schema.json");
+    serde_json::from_str(&text).unwrap()
+}
+
+fn assert_valid_result(ran: &Ran) {
+    let result = ran.result.as_ref().expect("a result file");
+    let validator = jsonschema::validator_for(&schema()).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(result)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "the result file departs from its schema: {errors:?}"
+    );
+}
+
+#[test]
+fn the_first_scan_creates_and_pins_the_dashboard_with_every_stack_previewed() {
+    let bed = Bed::new();
+    let job = Job::new();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let ran = job.run(&bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(
+        ran.log
+            .contains("fell back to a full scan: there is no dashboard yet"),
+        "{}",
+        ran.log
+    );
+    assert_eq!(
+        previewed(&ran.log),
+        ["network", "storage:dev", "storage:prod"]
+    );
+
+    let number = dashboard(&bed);
+    assert_eq!(bed.github.pinned_issues().unwrap(), [number]);
+    let body = bed.body(number);
+    let read = reader::read(&body);
+    assert_eq!(read.root.unwrap().get("scan-sha"), Some(sha.as_str()));
+    let states: Vec<(String, String)> = read
+        .rows
+        .iter()
+        .map(|r| {
+            (
+                r.facts.stack.clone(),
+                r.facts.state.unwrap().name().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        states,
+        [
+            ("network".to_owned(), "pending".to_owned()),
+            ("storage:dev".to_owned(), "pending".to_owned()),
+            ("storage:prod".to_owned(), "pending".to_owned()),
+        ]
+    );
+    assert!(
+        body.contains("<code>terraform&#95;data</code> <b>subnets</b>"),
+        "{body}"
+    );
+
+    assert_eq!(ran.outputs["pending"], "3");
+    assert_eq!(ran.outputs["preview-failed"], "0");
+    assert_eq!(ran.outputs["dashboard-changed"], "true");
+    assert_eq!(ran.outputs["matrix"], "[]");
+    assert!(ran.outputs["dashboard-url"].ends_with(&format!("/issues/{number}")));
+    assert!(ran.outputs["result-file"].ends_with("sluiceway-scan-result.json"));
+    assert!(ran.summary.contains("storage:prod"), "{}", ran.summary);
+    assert_valid_result(&ran);
+    let result = ran.result.as_ref().unwrap();
+    assert_eq!(result["pending"], 3);
+    assert_eq!(result["stacks"][0]["creates"], 2);
+
+    let requests = ran
+        .log
+        .lines()
+        .find_map(|l| l.strip_prefix("The scan made "))
+        .expect("the requests line");
+    assert!(
+        requests.ends_with(" requests to the GitHub API."),
+        "{requests}"
+    );
+
+    for (what, text) in [
+        ("body", body.as_str()),
+        ("summary", ran.summary.as_str()),
+        ("result file", ran.result_text.as_str()),
+    ] {
+        assert!(!text.contains(CANARY), "the canary reached the {what}");
+    }
+}
+
+#[test]
+fn the_published_result_schema_is_the_one_the_code_generates() {
+    let generated = sluiceway::modes::scan::result_file::schema();
+    assert_eq!(
+        generated,
+        schema(),
+        "run `cargo run -p sluiceway -- schema --result-file > docs/formats/scan-result.schema.json`"
+    );
+}
+
+#[test]
+fn a_second_scan_of_the_same_commit_keeps_every_row_byte_for_byte() {
+    let bed = Bed::new();
+    let job = Job::new();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    assert_eq!(job.run(&bed, "push", &sha).code, Some(0));
+    let before = bed.body(dashboard(&bed));
+    let ran = job.run(&bed, "schedule", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(
+        ran.log
+            .contains("This is a full scan: the event is schedule")
+    );
+    let after = bed.body(dashboard(&bed));
+    assert_eq!(blocks(&before), blocks(&after));
+    assert_valid_result(&ran);
+}
+
+#[test]
+fn a_push_that_touches_one_stack_previews_only_it_and_carries_every_other_row() {
+    let bed = Bed::new();
+    let job = Job::new();
+    let first = push(&bed, "the first commit", &["network/main.tf"]);
+    assert_eq!(job.run(&bed, "push", &first).code, Some(0));
+    let number = dashboard(&bed);
+    let before = blocks(&bed.body(number));
+
+    let main = job.file("storage/main.tf");
+    let text = std::fs::read_to_string(&main).unwrap();
+    std::fs::write(&main, text.replace("30 days", "90 days")).unwrap();
+    let second = push(&bed, "keep assets longer", &["storage/main.tf"]);
+    let ran = job.run(&bed, "push", &second);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(
+        ran.log
+            .contains("This is a narrowed scan: 2 of 3 stacks claim the 1 changed files."),
+        "{}",
+        ran.log
+    );
+    assert_eq!(previewed(&ran.log), ["storage:dev", "storage:prod"]);
+    let after = blocks(&bed.body(number));
+    assert_eq!(after["network"], before["network"], "carried byte for byte");
+    assert_eq!(after.len(), 3);
+    assert_eq!(ran.result.as_ref().unwrap()["full"], false);
+    assert_valid_result(&ran);
+}
+
+#[test]
+fn a_push_with_an_unclaimed_file_falls_back_to_a_full_scan_and_says_why() {
+    let bed = Bed::new();
+    let job = Job::new();
+    let first = push(&bed, "the first commit", &["network/main.tf"]);
+    assert_eq!(job.run(&bed, "push", &first).code, Some(0));
+    let second = push(
+        &bed,
+        "tooling",
+        &["package.json", "tools/lint.sh", "docs/a.md"],
+    );
+    let ran = job.run(&bed, "push", &second);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(
+        ran.log.contains(
+            "This is a full scan. A push gives a narrowed scan, and this one fell back to a full scan: no stack claims package.json and 1 more changed file."
+        ),
+        "{}",
+        ran.log
+    );
+    assert!(
+        ran.log
+            .contains("::group::Changed files no stack claims\npackage.json\ntools/lint.sh\n")
+    );
+    assert_eq!(previewed(&ran.log).len(), 3);
+}
+
+#[test]
+fn github_failing_at_the_write_leaves_the_previous_body_and_the_job_red_naming_the_call() {
+    let bed = Bed::new();
+    let job = Job::new();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    assert_eq!(job.run(&bed, "push", &sha).code, Some(0));
+    let number = dashboard(&bed);
+    let before = bed.body(number);
+    let main = job.file("network/main.tf");
+    let text = std::fs::read_to_string(&main).unwrap();
+    std::fs::write(&main, text.replace("10.20.0.0/16", "10.30.0.0/16")).unwrap();
+    // The first write (a scan is running) and both tries of the late write fail.
+    bed.emulator.arm(Fault {
+        on: PATCH_ISSUE.into(),
+        times: 10,
+        kind: FaultKind::Status {
+            status: 502,
+            message: "Bad Gateway".into(),
+        },
+    });
+    let ran = job.run(&bed, "schedule", &sha);
+    assert_eq!(ran.code, Some(1), "{}", ran.log);
+    assert!(
+        ran.log.contains(
+            "::error::The dashboard could not be written: could not write the body of issue #"
+        ),
+        "{}",
+        ran.log
+    );
+    assert_eq!(bed.body(number), before);
+    assert_eq!(ran.outputs["dashboard-changed"], "false");
+}
+
+#[test]
+fn an_invalid_configuration_stops_before_any_tool_and_says_so_under_the_scan_line() {
+    let bed = Bed::new();
+    let job = Job::new();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    assert_eq!(job.run(&bed, "push", &sha).code, Some(0));
+    let number = dashboard(&bed);
+    let before = blocks(&bed.body(number));
+    std::fs::write(job.file("sluiceway.yaml"), "dashboard:\n  pin: maybe\n").unwrap();
+    // No tool on PATH: a tool run would fail loudly.
+    let ran = job.run_with(&bed, "schedule", &sha, "/usr/bin:/bin", &[]);
+    assert_eq!(ran.code, Some(1), "{}", ran.log);
+    assert!(
+        ran.log
+            .contains("::error file=sluiceway.yaml,line=2,col=3::"),
+        "{}",
+        ran.log
+    );
+    assert!(ran.log.contains("The scan stopped before any tool ran"));
+    assert!(previewed(&ran.log).is_empty());
+    let body = bed.body(number);
+    assert!(
+        body.contains("The last run found a problem in sluiceway.yaml, so nothing was previewed · [run](https://github.com/octo/infra/actions/runs/4242)"),
+        "the problem line: {body}"
+    );
+    assert_eq!(blocks(&body), before, "every row kept");
+    assert_eq!(ran.outputs["pending"], "0");
+}
+
+#[test]
+fn a_missing_tool_fails_its_stacks_with_one_error_and_the_job_is_red() {
+    let bed = Bed::new();
+    let job = Job::new();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let ran = job.run_with(&bed, "push", &sha, "/usr/bin:/bin", &[]);
+    assert_eq!(ran.code, Some(1), "{}", ran.log);
+    assert_eq!(
+        ran.log.matches("::error::tofu could not be run").count(),
+        1,
+        "{}",
+        ran.log
+    );
+    let body = bed.body(dashboard(&bed));
+    assert_eq!(
+        body.matches("tofu is missing on the runner or older than Sluiceway needs")
+            .count(),
+        3,
+        "{body}"
+    );
+    assert_eq!(ran.outputs["preview-failed"], "3");
+    assert_valid_result(&ran);
+}
+
+#[test]
+fn a_wrong_input_fails_the_step_naming_it() {
+    let bed = Bed::new();
+    let job = Job::new();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let path = format!("{}:/usr/bin:/bin", tofu_dir().display());
+    let ran = job.run_with(&bed, "push", &sha, &path, &[("preview-timeout", "soon")]);
+    assert_eq!(ran.code, Some(1));
+    assert!(
+        ran.log.contains(
+            "::error::the input `preview-timeout` is \"soon\"; it takes a whole number of minutes"
+        ),
+        "{}",
+        ran.log
+    );
+    assert!(
+        bed.github
+            .open_issues_labelled("sluiceway")
+            .unwrap()
+            .is_empty()
+    );
+}
