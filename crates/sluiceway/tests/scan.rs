@@ -8,38 +8,15 @@ mod support;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 
 use github_emulator::world::FileChange;
 use github_emulator::{Act, Fault, FaultKind};
 use sluiceway_dashboard::reader;
 use sluiceway_github::GitHub;
-use support::{Bed, REPO};
+use support::{Bed, REPO, copy_dir, tofu_dir, workspace};
 
 const CANARY: &str = "CANARY-SECRET";
 const PATCH_ISSUE: &str = "PATCH /repos/{owner}/{repo}/issues/{issue_number}";
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The pinned OpenTofu, installed into the cache by the project's own script.
-fn tofu_dir() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let out = Command::new(workspace().join("scripts/install-tofu.sh"))
-            .arg("v1.6.2")
-            .output()
-            .expect("scripts/install-tofu.sh runs");
-        assert!(
-            out.status.success(),
-            "OpenTofu could not be installed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let path = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-        path.parent().unwrap().to_owned()
-    })
-}
 
 /// A job's world: a checkout copied from the example, and the runner's folders.
 struct Job {
@@ -144,18 +121,6 @@ impl Job {
     fn run(&self, bed: &Bed, event: &str, sha: &str) -> Ran {
         let path = format!("{}:/usr/bin:/bin", tofu_dir().display());
         self.run_with(bed, event, sha, &path, &[])
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
     }
 }
 

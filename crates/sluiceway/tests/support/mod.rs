@@ -3,6 +3,10 @@
 //! Dropping it fails the test on any departure from the descriptions.
 #![allow(dead_code)] // each test binary uses its own part of the bed
 
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
 use github_emulator::world::Role;
 use github_emulator::{Act, Descriptions, Emulator, Fault, FaultKind, Options, World};
 use sluiceway_github::{Endpoints, GitHub, HttpGitHub};
@@ -79,6 +83,42 @@ impl Drop for Bed {
     fn drop(&mut self) {
         if !std::thread::panicking() {
             assert_eq!(self.emulator.violations(), Vec::<String>::new());
+        }
+    }
+}
+
+pub(crate) fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The directory of the pinned OpenTofu, installed into the cache by the project's own
+/// script when it is not there yet.
+pub(crate) fn tofu_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let out = Command::new(workspace().join("scripts/install-tofu.sh"))
+            .arg("v1.6.2")
+            .output()
+            .expect("scripts/install-tofu.sh runs");
+        assert!(
+            out.status.success(),
+            "OpenTofu could not be installed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let path = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+        path.parent().unwrap().to_owned()
+    })
+}
+
+/// Copies a folder's files (an example into a checkout).
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
         }
     }
 }
