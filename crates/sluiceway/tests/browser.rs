@@ -8,6 +8,11 @@
 //! The screenshot in docs/ is made the same way:
 //! `chromium --headless --screenshot=docs/dashboard.png --window-size=1000,900 <page>`.
 
+#![allow(
+    clippy::print_stderr,
+    reason = "a test that cannot run here says so in the test log"
+)]
+
 mod support;
 
 use std::path::{Path, PathBuf};
