@@ -458,3 +458,71 @@ fn a_wrong_input_fails_the_step_naming_it() {
             .is_empty()
     );
 }
+
+#[test]
+fn a_preview_that_fails_is_tried_once_more_after_a_pause_and_passes() {
+    let bed = Bed::new();
+    let job = Job::new();
+    // The real tofu behind a stand-in that fails the first plan of the dev workspace,
+    // as a registry's 502 would.
+    let bin = tempfile::tempdir().unwrap();
+    let mark = bin.path().join("failed-once");
+    let wrapper = bin.path().join("tofu");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = plan ] && [ \"$TF_WORKSPACE\" = dev ] && [ ! -e {mark} ]; then\n  touch {mark}\n  echo 'Error: the registry answered 502' >&2\n  exit 1\nfi\nexec {real} \"$@\"\n",
+            mark = mark.display(),
+            real = tofu_dir().join("tofu").display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let path = format!("{}:/usr/bin:/bin", bin.path().display());
+    let ran = job.run_with(&bed, "push", &sha, &path, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(
+        ran.log.contains(
+            "1 preview did not work and is tried once more after a pause of 10 s: storage:dev."
+        ),
+        "{}",
+        ran.log
+    );
+    assert!(
+        ran.log.contains("Error: the registry answered 502"),
+        "the tool's words stay in the log"
+    );
+    let body = bed.body(dashboard(&bed));
+    assert!(
+        !body.contains("502"),
+        "the tool's words never reach the dashboard"
+    );
+    assert_eq!(ran.outputs["pending"], "3");
+    let stacks = ran.result.as_ref().unwrap()["stacks"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let tries: Vec<(String, u64)> = stacks
+        .iter()
+        .map(|s| {
+            (
+                s["stack"].as_str().unwrap().to_owned(),
+                s["tries"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        tries,
+        [
+            ("network".to_owned(), 1),
+            ("storage:dev".to_owned(), 2),
+            ("storage:prod".to_owned(), 1)
+        ]
+    );
+    assert_valid_result(&ran);
+}

@@ -88,7 +88,7 @@ pub fn plan(
     };
     if !matches!(comparison.status.as_str(), "ahead" | "identical") {
         return ScanPlan::fell_back(format_args!(
-            "this commit is {} of the last scanned one, not ahead",
+            "GitHub compares this commit with the last scanned one as {}, and only ahead or identical is trusted",
             comparison.status
         ));
     }
@@ -166,4 +166,267 @@ pub fn plan(
 /// A full commit id: 40 (SHA-1) or 64 (SHA-256) lower-case hex digits.
 fn is_commit(sha: &str) -> bool {
     matches!(sha.len(), 40 | 64) && sha.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+#[cfg(test)]
+mod tests {
+    use sluiceway_core::stack::{Origin, StackSettings, Tool, ToolOptions};
+    use sluiceway_dashboard::reader;
+    use sluiceway_github::ChangedFile;
+
+    use super::*;
+
+    const SHA: &str = "34e410f2ce7bd7cfd94d9a2f1d5bc0b2dcc6aa91";
+
+    fn stack(path: &str, inputs: &[&str]) -> Stack {
+        Stack {
+            id: StackId::derive(path, None),
+            path: path.to_owned(),
+            name: None,
+            tool: Tool::Kubectl,
+            options: ToolOptions::Pulumi,
+            origin: Origin::Declared(0),
+            settings: StackSettings {
+                environment: "sluiceway".to_owned(),
+                tick_rule: Default::default(),
+                inputs: inputs.iter().map(|s| (*s).to_owned()).collect(),
+                depends_on: Vec::new(),
+                depends_on_auto: false,
+                phase: None,
+            },
+        }
+    }
+
+    /// A live body with these rows (stack, state) under a root marker.
+    fn body(root: &str, rows: &[(&str, &str)]) -> ReadBody {
+        let mut text = format!("{root}\n\n");
+        for (stack, state) in rows {
+            text.push_str(&format!(
+                "- [ ] **{stack}** <!-- sluiceway:row stack=\"{stack}\" state=\"{state}\" -->\n  <!-- /sluiceway:row -->\n"
+            ));
+        }
+        reader::read(&text)
+    }
+
+    fn root(sha: &str) -> String {
+        format!(
+            "<!-- sluiceway:dashboard v=\"1\" scan-sha=\"{sha}\" scan-run=\"1\" scan-at=\"2026-11-30T10:00:00Z\" -->"
+        )
+    }
+
+    fn files(paths: &[&str]) -> Comparison {
+        Comparison {
+            status: "ahead".to_owned(),
+            ahead_by: 1,
+            files: paths
+                .iter()
+                .map(|p| ChangedFile {
+                    path: (*p).to_owned(),
+                    previous_path: None,
+                })
+                .collect(),
+            html_url: String::new(),
+        }
+    }
+
+    struct Repo {
+        stacks: Vec<Stack>,
+        claims: Claims,
+        claimants: Claimants,
+    }
+
+    fn repo() -> Repo {
+        let stacks = vec![
+            stack("apps/api", &["proto/**"]),
+            stack("apps/web", &[]),
+            stack("infra", &[]),
+        ];
+        Repo {
+            claims: Claims::new(&stacks, &["scripts/**".to_owned()], Some("sluiceway.yaml"))
+                .unwrap(),
+            claimants: Claimants::new(&stacks).unwrap(),
+            stacks,
+        }
+    }
+
+    fn all_rows() -> ReadBody {
+        body(
+            &root(SHA),
+            &[
+                ("apps/api", "pending"),
+                ("apps/web", "in-sync"),
+                ("infra", "in-sync"),
+            ],
+        )
+    }
+
+    fn plan_with(
+        event: Event,
+        live: Option<&ReadBody>,
+        compare: Result<Comparison, String>,
+    ) -> ScanPlan {
+        let repo = repo();
+        let mut asked = None;
+        let plan = plan(
+            &Facts {
+                event: &event,
+                stacks: &repo.stacks,
+                claims: &repo.claims,
+                claimants: &repo.claimants,
+                live,
+            },
+            |base| {
+                asked = Some(base.to_owned());
+                compare
+            },
+        );
+        if let Some(base) = asked {
+            assert_eq!(base, SHA, "compared from the last scanned commit");
+        }
+        plan
+    }
+
+    fn narrowed(plan: &ScanPlan) -> Vec<&str> {
+        plan.narrowed_to
+            .as_ref()
+            .expect("a narrowed scan")
+            .iter()
+            .map(StackId::as_str)
+            .collect()
+    }
+
+    #[test]
+    fn only_a_push_narrows() {
+        for event in [
+            Event::Schedule,
+            Event::Dispatch,
+            Event::Other("issues".into()),
+        ] {
+            let plan = plan_with(event.clone(), Some(&all_rows()), Ok(files(&["infra/a.tf"])));
+            assert!(plan.is_full());
+            assert_eq!(
+                plan.why,
+                format!(
+                    "This is a full scan: the event is {}, and only a push gives a narrowed scan.",
+                    event.name()
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn a_push_previews_the_stacks_that_claim_its_files() {
+        let plan = plan_with(
+            Event::Push,
+            Some(&all_rows()),
+            Ok(files(&["proto/a.proto", "scripts/x.sh"])),
+        );
+        assert_eq!(narrowed(&plan), ["apps/api"]);
+        assert_eq!(
+            plan.why,
+            "This is a narrowed scan: 1 of 3 stacks claim the 2 changed files."
+        );
+    }
+
+    #[test]
+    fn a_renamed_file_counts_under_both_paths() {
+        let mut comparison = files(&["infra/b.tf"]);
+        comparison.files[0].previous_path = Some("apps/web/b.tf".into());
+        let plan = plan_with(Event::Push, Some(&all_rows()), Ok(comparison));
+        assert_eq!(narrowed(&plan), ["apps/web", "infra"]);
+    }
+
+    #[test]
+    fn stacks_with_no_row_or_a_failed_row_are_always_previewed() {
+        let live = body(
+            &root(SHA),
+            &[("apps/api", "in-sync"), ("apps/web", "preview-failed")],
+        );
+        let plan = plan_with(Event::Push, Some(&live), Ok(files(&["apps/api/x"])));
+        assert_eq!(narrowed(&plan), ["apps/api", "apps/web", "infra"]);
+        assert!(
+            plan.why
+                .ends_with(", and 2 more have no row or failed their last preview.")
+        );
+    }
+
+    #[test]
+    fn every_untrusted_comparison_falls_back_to_a_full_scan() {
+        let fell_back = |why: &str| {
+            format!(
+                "This is a full scan. A push gives a narrowed scan, and this one fell back to a full scan: {why}."
+            )
+        };
+        let cases: Vec<(Option<ReadBody>, Result<Comparison, String>, String)> = vec![
+            (None, Ok(files(&[])), fell_back("there is no dashboard yet")),
+            (
+                Some(body("<!-- sluiceway:dashboard v=\"2\" -->", &[])),
+                Ok(files(&[])),
+                fell_back("the dashboard's first line is not a marker this version reads"),
+            ),
+            (
+                Some(body("no marker here", &[])),
+                Ok(files(&[])),
+                fell_back("the dashboard's first line is not a marker this version reads"),
+            ),
+            (
+                Some(body(&root("abc123"), &[])),
+                Ok(files(&[])),
+                fell_back("the dashboard does not say which commit it last scanned"),
+            ),
+            (
+                Some(all_rows()),
+                Err("GitHub could not compare the commits (404)".into()),
+                fell_back("GitHub could not compare the commits (404)"),
+            ),
+            (
+                Some(all_rows()),
+                Ok(Comparison {
+                    status: "diverged".into(),
+                    ..files(&["infra/a.tf"])
+                }),
+                fell_back(
+                    "GitHub compares this commit with the last scanned one as diverged, and only ahead or identical is trusted",
+                ),
+            ),
+            (
+                Some(all_rows()),
+                Ok(files(&["sluiceway.yaml"])),
+                fell_back("sluiceway.yaml changed, so every stack is previewed"),
+            ),
+            (
+                Some(all_rows()),
+                Ok(files(&["package.json", "infra/a.tf", "Makefile"])),
+                fell_back("no stack claims Makefile and 1 more changed file"),
+            ),
+        ];
+        for (live, compare, why) in cases {
+            let plan = plan_with(Event::Push, live.as_ref(), compare);
+            assert!(plan.is_full(), "{why}");
+            assert_eq!(plan.why, why);
+        }
+    }
+
+    #[test]
+    fn three_hundred_files_are_not_trusted_and_two_hundred_ninety_nine_are() {
+        let many = |n: usize| {
+            let paths: Vec<String> = (0..n).map(|i| format!("infra/f{i}.tf")).collect();
+            files(&paths.iter().map(String::as_str).collect::<Vec<_>>())
+        };
+        let trusted = plan_with(Event::Push, Some(&all_rows()), Ok(many(299)));
+        assert_eq!(narrowed(&trusted), ["infra"]);
+        let cut = plan_with(Event::Push, Some(&all_rows()), Ok(many(300)));
+        assert!(cut.is_full());
+        assert!(cut.why.contains("300 files or more"));
+    }
+
+    #[test]
+    fn identical_commits_narrow_to_the_stacks_that_need_it_only() {
+        let comparison = Comparison {
+            status: "identical".into(),
+            ..files(&[])
+        };
+        let plan = plan_with(Event::Push, Some(&all_rows()), Ok(comparison));
+        assert!(narrowed(&plan).is_empty());
+    }
 }
