@@ -85,16 +85,26 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
             return Outcome::Failed;
         }
     };
+    scan_on_this_machine(&job, &inputs, Target::GitHub(&github), printer)
+}
+
+/// A scan with this machine's runner, clock and cores.
+fn scan_on_this_machine(
+    job: &Job,
+    inputs: &Inputs,
+    target: Target<'_>,
+    printer: &mut Printer,
+) -> Outcome {
     let runner = SystemRunner::default();
     let surroundings = Surroundings {
-        job: &job,
-        inputs: &inputs,
+        job,
+        inputs,
         runner: &runner,
         clock: &SystemClock,
         pause: &pause,
         cores: cores(),
     };
-    scan::run(&surroundings, Target::GitHub(&github), printer)
+    scan::run(&surroundings, target, printer)
 }
 
 /// `sluiceway scan --local`: the same scan, written into a folder.
@@ -122,16 +132,7 @@ pub(crate) fn local_scan(repo: &Path, out: &Path, printer: &mut Printer) -> Outc
         printer.say(&format!("error: {} could not be made: {e}", out.display()));
         return Outcome::Failed;
     }
-    let runner = SystemRunner::default();
-    let surroundings = Surroundings {
-        job: &job,
-        inputs: &inputs,
-        runner: &runner,
-        clock: &SystemClock,
-        pause: &pause,
-        cores: cores(),
-    };
-    scan::run(&surroundings, Target::Folder(out), printer)
+    scan_on_this_machine(&job, &inputs, Target::Folder(out), printer)
 }
 
 /// The checked-out commit, when the folder is a git checkout.

@@ -99,31 +99,10 @@ impl Inputs {
             })
             .transpose()?;
         let preview_timeout = get("preview-timeout")
-            .map(|(input, value)| {
-                whole(
-                    input,
-                    value,
-                    1,
-                    24 * 60,
-                    "a whole number of minutes from 1 to 1440",
-                )
-            })
+            .map(minutes)
             .transpose()?
-            .map_or(Duration::from_secs(DEFAULT_PREVIEW_MINUTES * 60), |m| {
-                Duration::from_secs(m * 60)
-            });
-        let deploy_timeout = get("deploy-timeout")
-            .map(|(input, value)| {
-                whole(
-                    input,
-                    value,
-                    1,
-                    24 * 60,
-                    "a whole number of minutes from 1 to 1440",
-                )
-                .map(|m| Duration::from_secs(m * 60))
-            })
-            .transpose()?;
+            .unwrap_or(Duration::from_secs(DEFAULT_PREVIEW_MINUTES * 60));
+        let deploy_timeout = get("deploy-timeout").map(minutes).transpose()?;
         let deployment_id = get("deployment-id")
             .map(|(input, value)| whole(input, value, 1, u64::MAX, "a deployment record's id"))
             .transpose()?;
@@ -159,6 +138,17 @@ fn whole(
             value: value.to_owned(),
             takes,
         })
+}
+
+fn minutes((input, value): (&'static str, &str)) -> Result<Duration, InputError> {
+    whole(
+        input,
+        value,
+        1,
+        24 * 60,
+        "a whole number of minutes from 1 to 1440",
+    )
+    .map(|m| Duration::from_secs(m * 60))
 }
 
 fn yes_or_no((input, value): (&'static str, &str)) -> Result<bool, InputError> {
