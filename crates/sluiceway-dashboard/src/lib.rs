@@ -8,6 +8,7 @@ pub mod facts;
 pub mod header;
 pub mod marker;
 pub mod pictures;
+pub mod preview_page;
 pub mod reader;
 mod rows;
 pub mod summary;

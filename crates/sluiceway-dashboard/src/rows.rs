@@ -80,7 +80,7 @@ fn counts(changes: &[Change]) -> (usize, usize, usize, usize, usize) {
 }
 
 /// `1 create, 2 updates, **1 replace**, **3 deletes**, 1 tracking only`.
-fn counts_in_words(changes: &[Change]) -> String {
+pub(crate) fn counts_in_words(changes: &[Change]) -> String {
     let (creates, updates, replaces, deletes, tracking) = counts(changes);
     let mut words = Vec::new();
     if creates > 0 {
@@ -101,7 +101,7 @@ fn counts_in_words(changes: &[Change]) -> String {
     words.join(", ")
 }
 
-fn drift_in_words(drift: &[Change]) -> String {
+pub(crate) fn drift_in_words(drift: &[Change]) -> String {
     let changed = drift.iter().filter(|c| c.op != Op::Delete).count();
     let gone = drift.len() - changed;
     let mut words = Vec::new();

@@ -25,7 +25,7 @@ pub fn anchor(stack: &str) -> String {
     out
 }
 
-fn change_line(change: &Change) -> String {
+pub(crate) fn change_line(change: &Change) -> String {
     let label = match (change.op, change.tracking) {
         (Op::None, Some(t)) => t.name().to_owned(),
         (op, Some(t)) => format!("{} ({})", op.name(), t.name()),

@@ -283,6 +283,7 @@ fn a_second_scan_of_the_same_commit_keeps_every_row_byte_for_byte() {
     let sha = push(&bed, "the first commit", &["network/main.tf"]);
     assert_eq!(job.run(&bed, "push", &sha).code, Some(0));
     let before = bed.body(dashboard(&bed));
+    let pages_before = bed.github.check_runs(&sha).unwrap();
     let ran = job.run(&bed, "schedule", &sha);
     assert_eq!(ran.code, Some(0), "{}", ran.log);
     assert!(
@@ -292,6 +293,11 @@ fn a_second_scan_of_the_same_commit_keeps_every_row_byte_for_byte() {
     let after = bed.body(dashboard(&bed));
     assert_eq!(blocks(&before), blocks(&after));
     assert_valid_result(&ran);
+    assert_eq!(
+        bed.github.check_runs(&sha).unwrap(),
+        pages_before,
+        "the same pages were written again, none added"
+    );
 }
 
 #[test]

@@ -9,6 +9,7 @@
 //! same body, summary and result file either way.
 
 mod local;
+mod pages;
 pub mod plan;
 pub mod pool;
 pub mod result_file;
@@ -25,6 +26,7 @@ use sluiceway_core::record;
 use sluiceway_core::runner::Runner;
 use sluiceway_core::stack::{StackId, Tool};
 use sluiceway_dashboard::facts::RowState;
+use sluiceway_dashboard::preview_page::PageLinks;
 use sluiceway_dashboard::reader::{self, ReadBody};
 use sluiceway_dashboard::view::{Hint, Links, View};
 use sluiceway_dashboard::{body, summary};
@@ -141,10 +143,11 @@ fn scan(
     }
 
     let links = links(s.job);
-    let scanned = Scanned {
+    let mut scanned = Scanned {
         config,
         discovery,
         open_records: &BTreeSet::new(),
+        pages: BTreeMap::new(),
         full: plan.is_full(),
         sha: &s.job.sha,
         run: s.job.run_id,
@@ -339,6 +342,25 @@ fn scan(
         red = true;
     }
 
+    if let Some(github) = github {
+        let page_links = PageLinks {
+            dashboard: format!(
+                "{}/{}/issues?q={}",
+                s.job.server,
+                s.job.repository,
+                form_urlencoded::byte_serialize(
+                    format!("is:issue is:open label:\"{label}\"").as_bytes()
+                )
+                .collect::<String>()
+            ),
+            summary: s.job.attempt_url(),
+            job: job_url(s),
+        };
+        scanned.pages = pages::write(github, &s.job.sha, &found, &page_links, &mut |line| {
+            printer.say(&line)
+        });
+    }
+
     // The late write.
     let (written, dashboard_url, dashboard_changed) = match target {
         Target::GitHub(github) => match write_github(*github, &scanned, &found, printer) {
@@ -502,6 +524,7 @@ fn write_github(
     })?;
     let with_records = Scanned {
         open_records: &open,
+        pages: scanned.pages.clone(),
         hints: scanned.hints.clone(),
         links: scanned.links.clone(),
         job_url: scanned.job_url.clone(),

@@ -29,6 +29,8 @@ pub struct Scanned<'a> {
     pub discovery: &'a Discovery,
     /// Stacks with an open deployment record.
     pub open_records: &'a BTreeSet<StackId>,
+    /// Each stack's preview page, where its row links; else the summary.
+    pub pages: BTreeMap<StackId, String>,
     pub full: bool,
     pub sha: &'a str,
     pub run: u64,
@@ -79,12 +81,7 @@ pub fn view(
             }) && scanned.open_records.contains(&stack.id);
             match (found.get(&stack.id), block) {
                 (Some(_), Some(block)) if deploying => Some(RowSource::Carried(block.clone())),
-                (Some(found), _) => Some(RowSource::Fresh(fresh(
-                    &stack.id,
-                    found,
-                    &scanned.links,
-                    &scanned.job_url,
-                ))),
+                (Some(found), _) => Some(RowSource::Fresh(fresh(&stack.id, found, scanned))),
                 (None, Some(block)) => Some(RowSource::Carried(block.clone())),
                 (None, None) => None,
             }
@@ -122,24 +119,32 @@ pub fn view(
     }
 }
 
-fn fresh(id: &StackId, found: &Found, links: &Links, job_url: &str) -> Row {
+fn fresh(id: &StackId, found: &Found, scanned: &Scanned<'_>) -> Row {
+    let preview = Some(
+        scanned
+            .pages
+            .get(id)
+            .unwrap_or(&scanned.links.summary)
+            .clone(),
+    );
+    let job_url = &scanned.job_url;
     let state = match found {
         Found::Diff(diff) if !diff.changes.is_empty() => State::Pending {
             diff: diff.clone(),
-            preview: Some(links.summary.clone()),
+            preview,
             attribution: None,
         },
         Found::Diff(diff) if diff.drift.as_ref().is_some_and(|d| !d.is_empty()) => State::Drifted {
             diff: diff.clone(),
-            preview: Some(links.summary.clone()),
+            preview,
         },
         Found::Diff(_) => State::InSync,
         Found::Failed(failure) if failure.reason == FailureReason::Busy => State::Busy {
-            run: job_url.to_owned(),
+            run: job_url.clone(),
         },
         Found::Failed(failure) => State::PreviewFailed {
             reason: failure.reason.to_string(),
-            run: job_url.to_owned(),
+            run: job_url.clone(),
         },
     };
     Row {
