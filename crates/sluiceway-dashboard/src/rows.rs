@@ -229,8 +229,25 @@ fn attribution_line(
         .as_ref()
         .map(|url| format!(" · [compare]({url})"))
         .unwrap_or_default();
+    if !attribution.deployed {
+        return format!("  not deployed from this dashboard yet{compare}");
+    }
+    let earlier = if attribution.earlier {
+        ", and earlier changes"
+    } else {
+        ""
+    };
     if attribution.changes.is_empty() {
-        return format!("  not deployed from this dashboard yet{outside}{compare}");
+        return match attribution.outside {
+            0 if attribution.earlier => format!(
+                "  nothing this stack claims has changed in the commits walked, but there are earlier changes{compare}"
+            ),
+            0 => format!("  nothing this stack claims has changed since its last deploy{compare}"),
+            n => format!(
+                "  from {} outside this stack{earlier}{compare}",
+                plural(n, "change", "changes")
+            ),
+        };
     }
     let named = if counted {
         let prs = attribution
@@ -272,7 +289,7 @@ fn attribution_line(
         }
         parts.join(", ")
     };
-    format!("  from {named}{outside}{compare}")
+    format!("  from {named}{outside}{earlier}{compare}")
 }
 
 fn failure_line(failure: &FailureLine, zone: &TimeZone) -> String {

@@ -117,6 +117,10 @@ pub struct Attribution {
     /// Changes the stack does not claim, only counted.
     pub outside: usize,
     pub compare: Option<String>,
+    /// The stack was deployed from this dashboard before; the changes are since then.
+    pub deployed: bool,
+    /// That deploy lies beyond the commits walked, so older changes are not named.
+    pub earlier: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

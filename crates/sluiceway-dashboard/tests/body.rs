@@ -117,6 +117,8 @@ fn every_state() -> View {
             ],
             outside: 1,
             compare: Some("https://github.com/acme/infra/compare/92a260f...34e410f".into()),
+            deployed: true,
+            earlier: false,
         });
     }
     let network = pending(

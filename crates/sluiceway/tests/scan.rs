@@ -532,3 +532,58 @@ fn a_preview_that_fails_is_tried_once_more_after_a_pause_and_passes() {
     );
     assert_valid_result(&ran);
 }
+
+/// A finished deploy of `stack` at `sha`, as apply leaves it.
+fn deployed(bed: &Bed, stack: &str, sha: &str) {
+    use sluiceway_github::{NewDeploymentRecord, NewDeploymentStatus, RecordState};
+    let record = bed
+        .github
+        .create_deployment_record(&NewDeploymentRecord {
+            sha: sha.into(),
+            task: format!("sluiceway:{stack}"),
+            environment: "sluiceway".into(),
+            payload: serde_json::json!({"v": 1, "hash": "0123456789abcdef", "ticker": "alice", "run": 41, "attempt": 1}),
+            description: "deploy".into(),
+        })
+        .unwrap();
+    bed.github
+        .set_deployment_status(
+            record.id,
+            &NewDeploymentStatus {
+                state: RecordState::Success,
+                description: "deployed".into(),
+                log_url: None,
+            },
+        )
+        .unwrap();
+}
+
+#[test]
+fn a_pending_row_names_the_push_that_reached_it_since_its_last_deploy() {
+    let bed = Bed::new();
+    let job = Job::new();
+    let first = push(&bed, "the first commit", &["network/main.tf"]);
+    deployed(&bed, "storage:dev", &first);
+    let second = push(&bed, "keep assets longer", &["storage/main.tf"]);
+    let third = push(&bed, "tooling", &["storage/dev.tfvars", "Makefile"]);
+    let ran = job.run(&bed, "schedule", &third);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let rows = blocks(&bed.body(dashboard(&bed)));
+    let short = |sha: &str| sha[..7].to_owned();
+    assert!(
+        rows["storage:dev"].contains(&format!(
+            "from [{}](https://github.com/octo/infra/commit/{third}) by alice, [{}](https://github.com/octo/infra/commit/{second}) by alice · [compare](https://github.com/octo/infra/compare/{}...{})",
+            short(&third),
+            short(&second),
+            &first[..12],
+            &third[..12]
+        )),
+        "{}",
+        rows["storage:dev"]
+    );
+    assert!(
+        rows["storage:prod"].contains("not deployed from this dashboard yet"),
+        "{}",
+        rows["storage:prod"]
+    );
+}

@@ -8,6 +8,7 @@
 //! A scan writes either to GitHub (the action) or into a folder (`scan --local`): the
 //! same body, summary and result file either way.
 
+pub mod attribution;
 mod local;
 mod pages;
 pub mod plan;
@@ -148,8 +149,10 @@ fn scan(
         discovery,
         open_records: &BTreeSet::new(),
         pages: BTreeMap::new(),
+        attributions: BTreeMap::new(),
         full: plan.is_full(),
         sha: &s.job.sha,
+        default_branch: s.job.default_branch.as_deref(),
         run: s.job.run_id,
         at: s.clock.now(),
         links: links.clone(),
@@ -517,14 +520,15 @@ fn write_github(
         .map_err(|e| format!("The dashboard could not be found or made: {e}."))?;
     let number = ensured.issue.number;
     let url = ensured.issue.html_url.clone();
-    let open = open_records(github, scanned).map_err(|e| {
+    let records = records(github, scanned).map_err(|e| {
         format!(
             "The deployment records could not be read, so the dashboard was left as it was: {e}."
         )
     })?;
     let with_records = Scanned {
-        open_records: &open,
+        open_records: &records.open,
         pages: scanned.pages.clone(),
+        attributions: attributions(github, scanned, found, &records, printer),
         hints: scanned.hints.clone(),
         links: scanned.links.clone(),
         job_url: scanned.job_url.clone(),
@@ -564,28 +568,122 @@ fn write_github(
     Ok((last, url, changed))
 }
 
-/// Stacks with an open Sluiceway deployment record, one page per environment.
-fn open_records(
+/// What the deployment records say, from one page per environment.
+struct Records {
+    /// Stacks with an open record: they are deploying.
+    open: BTreeSet<StackId>,
+    /// The commit of each stack's newest successful deploy.
+    last_deploy: BTreeMap<StackId, String>,
+}
+
+fn records(
     github: &dyn GitHub,
     scanned: &Scanned<'_>,
-) -> Result<BTreeSet<StackId>, sluiceway_github::GitHubError> {
+) -> Result<Records, sluiceway_github::GitHubError> {
     let environments: BTreeSet<&str> = scanned
         .discovery
         .stacks
         .iter()
         .map(|s| s.settings.environment.as_str())
         .collect();
-    let mut open = BTreeSet::new();
+    let mut found = Records {
+        open: BTreeSet::new(),
+        last_deploy: BTreeMap::new(),
+    };
     for environment in environments {
-        for found in github.deployment_records(environment)?.records {
-            if found.is_open()
-                && let Some(stack) = record::stack_of_task(&found.task)
+        // Newest first, so the first success of a stack is its last deploy.
+        for record in github.deployment_records(environment)?.records {
+            let Some(stack) = record::stack_of_task(&record.task).map(StackId::given) else {
+                continue;
+            };
+            if record.is_open() {
+                found.open.insert(stack);
+            } else if record
+                .latest_status
+                .as_ref()
+                .is_some_and(|s| s.state == sluiceway_github::RecordState::Success)
             {
-                open.insert(StackId::given(stack));
+                found.last_deploy.entry(stack).or_insert(record.sha);
             }
         }
     }
-    Ok(open)
+    Ok(found)
+}
+
+/// Attributes the pending stacks (decision 0026) from one walk of recent commits. A
+/// failure leaves the lines out and is said once; it never stops the scan.
+fn attributions(
+    github: &dyn GitHub,
+    scanned: &Scanned<'_>,
+    found: &BTreeMap<StackId, Found>,
+    records: &Records,
+    printer: &mut Printer,
+) -> BTreeMap<StackId, sluiceway_dashboard::view::Attribution> {
+    let stacks = &scanned.discovery.stacks;
+    let pending: Vec<usize> = stacks
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(found.get(&s.id), Some(Found::Diff(d)) if !d.changes.is_empty()))
+        .map(|(i, _)| i)
+        .collect();
+    if pending.is_empty() {
+        return BTreeMap::new();
+    }
+    let settings = &scanned.config.settings;
+    let lookback = u16::try_from(settings.attribution.lookback).unwrap_or(u16::MAX);
+    let commits = match github.recent_commits(scanned.sha, lookback) {
+        Ok(commits) => commits,
+        Err(e) => {
+            printer.say(&format!("No row says who changed what: {e}."));
+            return BTreeMap::new();
+        }
+    };
+    let default_branch = scanned.default_branch;
+    let mut push_files = std::collections::HashMap::new();
+    for sha in attribution::Walk::pushes(&commits, default_branch) {
+        match github.commit_files(&sha) {
+            Ok(files) => {
+                let paths = files
+                    .into_iter()
+                    .flat_map(|f| std::iter::once(f.path).chain(f.previous_path))
+                    .collect();
+                push_files.insert(sha, paths);
+            }
+            Err(e) => printer.say(&format!(
+                "The files of {sha} could not be read, so it counts as outside every stack: {e}."
+            )),
+        }
+    }
+    let (Ok(claims), Ok(claimants)) = (
+        Claims::new(
+            stacks,
+            &settings.scan.unrelated,
+            scanned.config.file.as_deref(),
+        ),
+        Claimants::new(stacks),
+    ) else {
+        return BTreeMap::new();
+    };
+    let attributing = attribution::Attributing {
+        walk: attribution::Walk {
+            commits: &commits,
+            push_files: &push_files,
+            default_branch,
+        },
+        claims: &claims,
+        claimants: &claimants,
+        head: scanned.sha,
+        repository_url: format!("{}/{}", scanned.links.server, scanned.links.repository),
+    };
+    let last: BTreeMap<usize, String> = stacks
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| Some((i, records.last_deploy.get(&s.id)?.clone())))
+        .collect();
+    attribution::all(&attributing, &pending, &last)
+        .into_iter()
+        .map(|(i, a)| (stacks[i].id.clone(), a))
+        .collect()
 }
 
 /// Writes the problems the way `check` does, as annotations the job page shows.

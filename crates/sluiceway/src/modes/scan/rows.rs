@@ -14,7 +14,9 @@ use sluiceway_core::failure::{Failure, FailureReason};
 use sluiceway_core::stack::StackId;
 use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::reader::ReadBody;
-use sluiceway_dashboard::view::{Hint, Ignored, Links, Root, Row, RowSource, State, View};
+use sluiceway_dashboard::view::{
+    Attribution, Hint, Ignored, Links, Root, Row, RowSource, State, View,
+};
 
 /// What this scan knows of one stack it previewed (or could not).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,8 +33,12 @@ pub struct Scanned<'a> {
     pub open_records: &'a BTreeSet<StackId>,
     /// Each stack's preview page, where its row links; else the summary.
     pub pages: BTreeMap<StackId, String>,
+    /// Who changed what, for the pending stacks the walk could attribute.
+    pub attributions: BTreeMap<StackId, Attribution>,
     pub full: bool,
     pub sha: &'a str,
+    /// The repository's default branch, from the event, when it says.
+    pub default_branch: Option<&'a str>,
     pub run: u64,
     pub at: Timestamp,
     pub links: Links,
@@ -132,7 +138,7 @@ fn fresh(id: &StackId, found: &Found, scanned: &Scanned<'_>) -> Row {
         Found::Diff(diff) if !diff.changes.is_empty() => State::Pending {
             diff: diff.clone(),
             preview,
-            attribution: None,
+            attribution: scanned.attributions.get(id).cloned(),
         },
         Found::Diff(diff) if diff.drift.as_ref().is_some_and(|d| !d.is_empty()) => State::Drifted {
             diff: diff.clone(),
