@@ -22,6 +22,8 @@ const PATCH_ISSUE: &str = "PATCH /repos/{owner}/{repo}/issues/{issue_number}";
 struct Job {
     checkout: tempfile::TempDir,
     runner: tempfile::TempDir,
+    /// More of the job's variables, as a workflow sets them.
+    env: Vec<(String, String)>,
 }
 
 /// What one run of the binary left.
@@ -41,6 +43,7 @@ impl Job {
         Job {
             checkout,
             runner: tempfile::tempdir().unwrap(),
+            env: Vec::new(),
         }
     }
 
@@ -93,6 +96,7 @@ impl Job {
             .env("INPUT_GITHUB-TOKEN", "t")
             .env("INPUT_MODE", "scan")
             .env("INPUT_CONCURRENCY", "");
+        command.envs(self.env.iter().map(|(k, v)| (k, v)));
         for (name, value) in inputs {
             command.env(format!("INPUT_{}", name.to_uppercase()), value);
         }
@@ -585,5 +589,84 @@ fn a_pending_row_names_the_push_that_reached_it_since_its_last_deploy() {
         rows["storage:prod"].contains("not deployed from this dashboard yet"),
         "{}",
         rows["storage:prod"]
+    );
+}
+
+fn tick(bed: &Bed, number: u64, person: &str, stack: &str) {
+    bed.emulator
+        .act(Act::Tick {
+            repo: REPO.into(),
+            issue: number,
+            person: person.into(),
+            line: stack.into(),
+        })
+        .unwrap();
+}
+
+/// A job of the workflow `deploy.yml`, whose issue-edit runs pick ticks up.
+fn workflow_job(bed: &Bed) -> Job {
+    bed.emulator
+        .act(Act::AddWorkflow {
+            repo: REPO.into(),
+            file: "deploy.yml".into(),
+        })
+        .unwrap();
+    let mut job = Job::new();
+    job.env.push((
+        "GITHUB_WORKFLOW_REF".into(),
+        format!("{REPO}/.github/workflows/deploy.yml@refs/heads/main"),
+    ));
+    job
+}
+
+#[test]
+fn a_tick_no_run_will_pick_up_is_swept_with_a_note() {
+    let bed = Bed::new();
+    let job = workflow_job(&bed);
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    assert_eq!(job.run(&bed, "push", &sha).code, Some(0));
+    let number = dashboard(&bed);
+    tick(&bed, number, "alice", "storage:dev");
+    assert!(
+        reader::read(&bed.body(number))
+            .rows
+            .iter()
+            .any(|r| r.ticked)
+    );
+    let ran = job.run(&bed, "schedule", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let body = bed.body(number);
+    let read = reader::read(&body);
+    assert!(read.rows.iter().all(|r| !r.ticked), "{body}");
+    assert!(
+        blocks(&body)["storage:dev"]
+            .contains("a tick on this row was not picked up. Tick again to deploy."),
+        "{body}"
+    );
+}
+
+#[test]
+fn a_tick_on_its_way_to_a_resolve_run_stays_when_the_hash_is_the_same() {
+    let bed = Bed::new();
+    let job = workflow_job(&bed);
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    assert_eq!(job.run(&bed, "push", &sha).code, Some(0));
+    let number = dashboard(&bed);
+    tick(&bed, number, "alice", "storage:dev");
+    let ticked = blocks(&bed.body(number))["storage:dev"].clone();
+    bed.emulator
+        .act(Act::StartRun {
+            repo: REPO.into(),
+            workflow: "deploy.yml".into(),
+            event: "issues".into(),
+            actor: "alice".into(),
+        })
+        .unwrap();
+    let ran = job.run(&bed, "schedule", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let after = blocks(&bed.body(number));
+    assert_eq!(
+        after["storage:dev"], ticked,
+        "the ticked block is carried as it is"
     );
 }

@@ -57,6 +57,8 @@ pub struct Job {
     /// The ref pushed to, and the repository's default branch from the event payload.
     pub pushed_ref: Option<String>,
     pub default_branch: Option<String>,
+    /// The workflow's file name (`deploy-dashboard.yml`), from `GITHUB_WORKFLOW_REF`.
+    pub workflow_file: Option<String>,
     /// The tool's environment: the job's, without the `INPUT_*` variables.
     pub tool_env: BTreeMap<String, String>,
 }
@@ -88,6 +90,11 @@ impl Job {
             runner_temp: get("RUNNER_TEMP").map_or_else(std::env::temp_dir, PathBuf::from),
             pushed_ref: text_at("/ref").or_else(|| get("GITHUB_REF")),
             default_branch: text_at("/repository/default_branch"),
+            workflow_file: get("GITHUB_WORKFLOW_REF").and_then(|r| {
+                let path = r.split('@').next()?;
+                let (_, file) = path.rsplit_once("/.github/workflows/")?;
+                Some(file.to_owned())
+            }),
             tool_env: sluiceway_core::runner::tool_environment(env.clone()),
         }
     }

@@ -153,6 +153,7 @@ fn scan(
         full: plan.is_full(),
         sha: &s.job.sha,
         default_branch: s.job.default_branch.as_deref(),
+        workflow_file: s.job.workflow_file.as_deref(),
         run: s.job.run_id,
         at: s.clock.now(),
         links: links.clone(),
@@ -374,7 +375,7 @@ fn scan(
             }
         },
         Target::Folder(_) => {
-            let view = rows::view(&scanned, &found, None);
+            let view = rows::view(&scanned, &found, None, &rows::NoTicks);
             match body::render(&view) {
                 Ok(text) => (Written { text, view }, None, true),
                 Err(e) => {
@@ -514,7 +515,7 @@ fn write_github(
     found: &BTreeMap<StackId, Found>,
     printer: &mut Printer,
 ) -> Result<(Written, String, bool), String> {
-    let first = body::render(&rows::view(scanned, found, None))
+    let first = body::render(&rows::view(scanned, found, None, &rows::NoTicks))
         .map_err(|e| format!("The dashboard could not be written: {e}."))?;
     let ensured = dashboard_issue::ensure(github, &scanned.config.settings.dashboard, &first)
         .map_err(|e| format!("The dashboard could not be found or made: {e}."))?;
@@ -534,11 +535,17 @@ fn write_github(
         job_url: scanned.job_url.clone(),
         ..*scanned
     };
+    let ticks = ResolveRuns {
+        github,
+        workflow: scanned_workflow(scanned),
+        own_run: scanned.run,
+        asked: std::cell::OnceCell::new(),
+    };
     let mut last: Option<Written> = None;
     let mut too_big = None;
     let written = write_loop::write(github, number, |from| {
         let live = reader::read(from);
-        let view = rows::view(&with_records, found, Some(&live));
+        let view = rows::view(&with_records, found, Some(&live), &ticks);
         match body::render(&view) {
             Ok(text) => {
                 last = Some(Written {
@@ -557,6 +564,11 @@ fn write_github(
     if let Some(why) = too_big {
         return Err(format!("The dashboard could not be written: {why}."));
     }
+    if let Some(Err(why)) = ticks.asked.get() {
+        return Err(format!(
+            "The workflow's runs could not be read, so a tick may be lost: {why}."
+        ));
+    }
     if written.over_an_edit {
         printer.say(&format!(
             "An edit landed on the dashboard (#{number}) between the read and the write, and the write went over it. The dashboard was written again on top of that edit."
@@ -566,6 +578,43 @@ fn write_github(
     let changed = written.writes > 0 || ensured.how == dashboard_issue::How::Created;
     printer.say(&format!("The dashboard is {url}."));
     Ok((last, url, changed))
+}
+
+/// Asks GitHub once whether a run of this workflow started by an issue edit (a resolve
+/// that will pick the ticks up) is not over yet. Without a workflow file to ask about,
+/// the ticks are taken to be on their way: nothing is swept that might be picked up.
+struct ResolveRuns<'a> {
+    github: &'a dyn GitHub,
+    workflow: Option<String>,
+    own_run: u64,
+    asked: std::cell::OnceCell<Result<bool, String>>,
+}
+
+impl rows::TicksInFlight for ResolveRuns<'_> {
+    fn in_flight(&self) -> bool {
+        let Some(workflow) = &self.workflow else {
+            return true;
+        };
+        let answer = self.asked.get_or_init(|| {
+            let filter = sluiceway_github::RunsFilter {
+                event: Some("issues".to_owned()),
+                status: None,
+            };
+            self.github
+                .workflow_runs(workflow, &filter)
+                .map(|runs| {
+                    runs.iter()
+                        .any(|r| r.id != self.own_run && r.status != "completed")
+                })
+                .map_err(|e| e.to_string())
+        });
+        // A failed read fails the write after the loop; until then nothing is swept.
+        answer.as_ref().copied().unwrap_or(true)
+    }
+}
+
+fn scanned_workflow(scanned: &Scanned<'_>) -> Option<String> {
+    scanned.workflow_file.map(str::to_owned)
 }
 
 /// What the deployment records say, from one page per environment.

@@ -39,6 +39,8 @@ pub struct Scanned<'a> {
     pub sha: &'a str,
     /// The repository's default branch, from the event, when it says.
     pub default_branch: Option<&'a str>,
+    /// The workflow's file, whose issue-edit runs pick ticks up.
+    pub workflow_file: Option<&'a str>,
     pub run: u64,
     pub at: Timestamp,
     pub links: Links,
@@ -48,12 +50,35 @@ pub struct Scanned<'a> {
     pub version: &'a str,
 }
 
+/// Whether the ticks in the live body are on their way to a resolve run: asked of
+/// GitHub at most once per build, and only when a row that would be rewritten is ticked.
+pub trait TicksInFlight {
+    fn in_flight(&self) -> bool;
+}
+
+/// No live ticks to ask about (the first write, a local scan).
+pub struct NoTicks;
+
+impl TicksInFlight for NoTicks {
+    fn in_flight(&self) -> bool {
+        true
+    }
+}
+
+/// The note a row gets when the scan sweeps a tick no run picked up (decision 0025).
+pub const ORPHAN_NOTE: &str =
+    ":information_source: a tick on this row was not picked up. Tick again to deploy.";
+
 /// The view of the body this scan writes over `live` (`None`: no dashboard yet), from
-/// what each previewed stack gave (stacks not in `found` were not previewed).
+/// what each previewed stack gave (stacks not in `found` were not previewed). A ticked
+/// row it would rewrite keeps its tick while a resolve run is on its way and the fresh
+/// hash is the ticked one (the block is carried); a tick no run will pick up is swept
+/// with a note (decision 0025).
 pub fn view(
     scanned: &Scanned<'_>,
     found: &BTreeMap<StackId, Found>,
     live: Option<&ReadBody>,
+    ticks: &dyn TicksInFlight,
 ) -> View {
     let live_root = live
         .and_then(|l| l.root.as_ref())
@@ -87,6 +112,20 @@ pub fn view(
             }) && scanned.open_records.contains(&stack.id);
             match (found.get(&stack.id), block) {
                 (Some(_), Some(block)) if deploying => Some(RowSource::Carried(block.clone())),
+                (Some(found), Some(block)) if block.ticked => {
+                    let same = matches!(found, Found::Diff(d) if block.facts.hash.as_deref() == Some(d.hash().as_str()));
+                    if ticks.in_flight() {
+                        if same {
+                            Some(RowSource::Carried(block.clone()))
+                        } else {
+                            Some(RowSource::Fresh(fresh(&stack.id, found, scanned)))
+                        }
+                    } else {
+                        let mut row = fresh(&stack.id, found, scanned);
+                        row.notes.push(ORPHAN_NOTE.to_owned());
+                        Some(RowSource::Fresh(row))
+                    }
+                }
                 (Some(found), _) => Some(RowSource::Fresh(fresh(&stack.id, found, scanned))),
                 (None, Some(block)) => Some(RowSource::Carried(block.clone())),
                 (None, None) => None,
@@ -183,7 +222,7 @@ pub fn running(
     run_url: &str,
 ) -> Option<View> {
     let root = live_root(live)?;
-    let mut view = view(scanned, &BTreeMap::new(), Some(live));
+    let mut view = view(scanned, &BTreeMap::new(), Some(live), &NoTicks);
     view.root = root;
     view.hints.insert(
         0,
