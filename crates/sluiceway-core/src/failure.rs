@@ -63,7 +63,8 @@ impl fmt::Display for FailureReason {
                 f.write_str("the tool could not be started")
             }
             FailureReason::TimedOut { minutes } => {
-                write!(f, "the preview timed out after {minutes} minutes")
+                let unit = if *minutes == 1 { "minute" } else { "minutes" };
+                write!(f, "the preview timed out after {minutes} {unit}")
             }
             FailureReason::UnreadableOutput => f.write_str("the tool's output could not be read"),
             FailureReason::UnknownStep => {

@@ -670,3 +670,225 @@ fn a_tick_on_its_way_to_a_resolve_run_stays_when_the_hash_is_the_same() {
         "the ticked block is carried as it is"
     );
 }
+
+/// A `tofu` that does `act` (shell) for the dev workspace's `step` (`plan`, `show`) and
+/// is the real tofu otherwise: a tool that misbehaves for one stack.
+fn misbehaving(step: &str, act: &str) -> tempfile::TempDir {
+    let bin = tempfile::tempdir().unwrap();
+    let wrapper = bin.path().join("tofu");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = {step} ] && [ \"$TF_WORKSPACE\" = dev ]; then\n  {act}\nfi\nexec {real} \"$@\"\n",
+            real = tofu_dir().join("tofu").display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    bin
+}
+
+/// Scans with the misbehaving tool and checks what every fault must leave: a row with
+/// the fixed reason for the dev stack, the other stacks previewed, no private file left
+/// in RUNNER_TEMP.
+fn scan_with_a_fault(step: &str, act: &str, inputs: &[(&str, &str)], reason: &str) -> Ran {
+    let bed = Bed::new();
+    let job = Job::new();
+    let bin = misbehaving(step, act);
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let path = format!("{}:/usr/bin:/bin", bin.path().display());
+    let ran = job.run_with(&bed, "push", &sha, &path, inputs);
+    assert_eq!(
+        ran.code,
+        Some(0),
+        "one failed preview of three is not red: {}",
+        ran.log
+    );
+    let rows = blocks(&bed.body(dashboard(&bed)));
+    assert!(
+        rows["storage:dev"].contains(&format!("preview failed: {reason}")),
+        "{}",
+        rows["storage:dev"]
+    );
+    assert!(rows["storage:prod"].contains("state=\"pending\""));
+    assert!(rows["network"].contains("state=\"pending\""));
+    let left: Vec<String> = std::fs::read_dir(job.runner.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("sluiceway-plan-") || name.starts_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "private files left behind: {left:?}");
+    assert_eq!(ran.outputs["preview-failed"], "1");
+    assert_valid_result(&ran);
+    ran
+}
+
+#[test]
+fn a_tool_that_prints_garbage_gets_a_fixed_reason_and_is_not_retried() {
+    let ran = scan_with_a_fault(
+        "show",
+        "echo '{\"format_version\": [garbage'; exit 0",
+        &[],
+        "the tool's output could not be read",
+    );
+    assert!(!ran.log.contains("tried once more"), "{}", ran.log);
+}
+
+#[test]
+fn a_tool_that_writes_200_mib_gets_a_fixed_reason() {
+    scan_with_a_fault(
+        "plan",
+        "head -c 209715200 /dev/zero; exit 0",
+        &[],
+        "the tool printed more than the 128 MiB Sluiceway holds",
+    );
+}
+
+#[test]
+fn a_preview_that_hangs_times_out_and_leaves_no_process_behind() {
+    let ran = scan_with_a_fault(
+        "plan",
+        "exec sleep 7391",
+        &[("preview-timeout", "1")],
+        "the preview timed out after 1 minute",
+    );
+    assert!(
+        !ran.log.contains("tried once more"),
+        "our own time limit is not retried"
+    );
+    let left = Command::new("pgrep")
+        .args(["-f", "sleep 7391"])
+        .output()
+        .unwrap();
+    assert!(left.stdout.is_empty(), "the hung tool was left running");
+}
+
+#[test]
+fn a_held_state_lock_shows_the_stack_busy_and_is_not_a_failure() {
+    let bed = Bed::new();
+    let job = Job::new();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    assert_eq!(job.run(&bed, "push", &sha).code, Some(0));
+    // Another update of storage:dev: its state exists, and a process holds its lock.
+    let tofu = tofu_dir().join("tofu");
+    let applied = Command::new(&tofu)
+        .args([
+            "apply",
+            "-auto-approve",
+            "-input=false",
+            "-var-file=dev.tfvars",
+        ])
+        .current_dir(job.file("storage"))
+        .env("TF_WORKSPACE", "dev")
+        .env("HOME", job.runner.path())
+        .output()
+        .unwrap();
+    assert!(
+        applied.status.success(),
+        "{}",
+        String::from_utf8_lossy(&applied.stderr)
+    );
+    let mut holder = Command::new("python3")
+        .args([
+            "-c",
+            "import fcntl, sys, time\nf = open(sys.argv[1], 'r+')\nfcntl.lockf(f, fcntl.LOCK_EX)\nprint('held', flush=True)\ntime.sleep(120)",
+        ])
+        .arg(job.file("storage/terraform.tfstate.d/dev/terraform.tfstate"))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(holder.stdout.as_mut().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    assert_eq!(line.trim(), "held");
+    let ran = job.run(&bed, "schedule", &sha);
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let rows = blocks(&bed.body(dashboard(&bed)));
+    assert!(
+        rows["storage:dev"].contains("busy=\"true\""),
+        "{}",
+        rows["storage:dev"]
+    );
+    assert!(
+        !ran.log
+            .contains("::warning::The preview of storage:dev failed twice")
+    );
+    assert_eq!(ran.outputs["preview-failed"], "0", "busy is not a failure");
+    let result = ran.result.as_ref().unwrap();
+    assert_eq!(result["busy"], 1);
+    assert_eq!(result["stacks"][1]["state"], "busy");
+}
+
+#[test]
+fn a_persons_edit_during_the_write_is_written_back() {
+    let bed = Bed::new();
+    let job = Job::new();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    assert_eq!(job.run(&bed, "push", &sha).code, Some(0));
+    let number = dashboard(&bed);
+    let before = bed.body(number);
+    let edited = before.replacen("- [ ] **storage:prod**", "- [x] **storage:prod**", 1);
+    assert_ne!(edited, before);
+    // alice's tick lands between the scan's late read and its write.
+    bed.emulator.arm(Fault {
+        on: PATCH_ISSUE.into(),
+        times: 2,
+        kind: FaultKind::EditFirst {
+            repo: REPO.into(),
+            issue: number,
+            editor: "alice".into(),
+            body: edited,
+        },
+    });
+    let ran = job.run(&bed, "schedule", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(
+        ran.log
+            .contains("between the read and the write, and the write went over it"),
+        "{}",
+        ran.log
+    );
+    let read = reader::read(&bed.body(number));
+    let ticked: Vec<&str> = read
+        .rows
+        .iter()
+        .filter(|r| r.ticked)
+        .map(|r| r.facts.stack.as_str())
+        .collect();
+    assert_eq!(ticked, ["storage:prod"], "alice's tick is kept");
+}
+
+#[test]
+fn the_first_write_says_a_scan_is_running_before_any_preview() {
+    let bed = Bed::new();
+    let job = Job::new();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    assert_eq!(job.run(&bed, "push", &sha).code, Some(0));
+    let number = dashboard(&bed);
+    let ran = job.run(&bed, "schedule", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let history = bed.github.read_body(number, None).unwrap();
+    let bodies: Vec<&str> = history
+        .edits
+        .iter()
+        .filter_map(|e| e.body.as_deref())
+        .collect();
+    assert!(
+        bodies[1].contains("A scan is running since"),
+        "the entry before the last write says a scan is running: {}",
+        bodies[1]
+    );
+    assert!(
+        !bodies[0].contains("A scan is running since"),
+        "the last write removes it"
+    );
+}

@@ -148,6 +148,7 @@ fn scan(
         config,
         discovery,
         open_records: &BTreeSet::new(),
+        fresher_records: &BTreeSet::new(),
         pages: BTreeMap::new(),
         attributions: BTreeMap::new(),
         full: plan.is_full(),
@@ -528,6 +529,7 @@ fn write_github(
     })?;
     let with_records = Scanned {
         open_records: &records.open,
+        fresher_records: &records.fresher,
         pages: scanned.pages.clone(),
         attributions: attributions(github, scanned, found, &records, printer),
         hints: scanned.hints.clone(),
@@ -623,6 +625,8 @@ struct Records {
     open: BTreeSet<StackId>,
     /// The commit of each stack's newest successful deploy.
     last_deploy: BTreeMap<StackId, String>,
+    /// Stacks with a record made after the scan started.
+    fresher: BTreeSet<StackId>,
 }
 
 fn records(
@@ -638,6 +642,7 @@ fn records(
     let mut found = Records {
         open: BTreeSet::new(),
         last_deploy: BTreeMap::new(),
+        fresher: BTreeSet::new(),
     };
     for environment in environments {
         // Newest first, so the first success of a stack is its last deploy.
@@ -645,6 +650,13 @@ fn records(
             let Some(stack) = record::stack_of_task(&record.task).map(StackId::given) else {
                 continue;
             };
+            let newest = record
+                .latest_status
+                .as_ref()
+                .map_or(record.created_at, |s| s.created_at);
+            if newest > scanned.at {
+                found.fresher.insert(stack.clone());
+            }
             if record.is_open() {
                 found.open.insert(stack);
             } else if record

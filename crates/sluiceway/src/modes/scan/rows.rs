@@ -31,6 +31,9 @@ pub struct Scanned<'a> {
     pub discovery: &'a Discovery,
     /// Stacks with an open deployment record.
     pub open_records: &'a BTreeSet<StackId>,
+    /// Stacks with a record newer than this scan's start: a deploy that happened while
+    /// the scan previewed, which its preview may not have seen.
+    pub fresher_records: &'a BTreeSet<StackId>,
     /// Each stack's preview page, where its row links; else the summary.
     pub pages: BTreeMap<StackId, String>,
     /// Who changed what, for the pending stacks the walk could attribute.
@@ -110,8 +113,11 @@ pub fn view(
             let deploying = block.is_some_and(|b| {
                 matches!(b.facts.state, Some(RowState::Deploying | RowState::Queued))
             }) && scanned.open_records.contains(&stack.id);
+            let fresher = scanned.fresher_records.contains(&stack.id);
             match (found.get(&stack.id), block) {
-                (Some(_), Some(block)) if deploying => Some(RowSource::Carried(block.clone())),
+                (Some(_), Some(block)) if deploying || fresher => {
+                    Some(RowSource::Carried(block.clone()))
+                }
                 (Some(found), Some(block)) if block.ticked => {
                     let same = matches!(found, Found::Diff(d) if block.facts.hash.as_deref() == Some(d.hash().as_str()));
                     if ticks.in_flight() {
@@ -256,4 +262,221 @@ pub fn with_hint(live: &ReadBody, links: Links, hint: Hint, version: &str) -> Op
         attribution_names: 5,
         version: version.to_owned(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use sluiceway_core::diff::{Change, Op};
+    use sluiceway_core::stack::{Origin, Stack, StackSettings, Tool, ToolOptions};
+    use sluiceway_dashboard::{body, reader};
+
+    use super::*;
+
+    const IDS: [&str; 6] = ["a", "b", "c/d", "c/d:prod", "e", "f"];
+
+    fn stack(id: &str) -> Stack {
+        Stack {
+            id: StackId::given(id),
+            path: id.split(':').next().unwrap().to_owned(),
+            name: None,
+            tool: Tool::OpenTofu,
+            options: ToolOptions::Pulumi,
+            origin: Origin::Declared(0),
+            settings: StackSettings {
+                environment: "sluiceway".to_owned(),
+                tick_rule: Default::default(),
+                inputs: Vec::new(),
+                depends_on: Vec::new(),
+                depends_on_auto: false,
+                phase: None,
+            },
+        }
+    }
+
+    fn discovery(ids: &[&str]) -> Discovery {
+        Discovery {
+            stacks: ids.iter().map(|id| stack(id)).collect(),
+            ignored: Vec::new(),
+            idle_ignores: Vec::new(),
+            root_modules: BTreeMap::new(),
+            root_modules_off: None,
+        }
+    }
+
+    fn found(id: &str, kind: u8) -> Found {
+        match kind % 3 {
+            0 => Found::Diff(Diff {
+                stack: StackId::given(id),
+                changes: vec![Change::new(
+                    "terraform_data.x",
+                    "terraform_data",
+                    "x",
+                    Op::Create,
+                )],
+                drift: None,
+            }),
+            1 => Found::Diff(Diff {
+                stack: StackId::given(id),
+                changes: Vec::new(),
+                drift: None,
+            }),
+            _ => Found::Failed(Failure::new(FailureReason::ToolError {
+                exit_code: Some(1),
+            })),
+        }
+    }
+
+    fn scanned<'a>(
+        config: &'a Config,
+        discovery: &'a Discovery,
+        open: &'a BTreeSet<StackId>,
+        fresher: &'a BTreeSet<StackId>,
+    ) -> Scanned<'a> {
+        Scanned {
+            config,
+            discovery,
+            open_records: open,
+            fresher_records: fresher,
+            pages: BTreeMap::new(),
+            attributions: BTreeMap::new(),
+            full: true,
+            sha: "34e410f2ce7bd7cfd94d9a2f1d5bc0b2dcc6aa91",
+            default_branch: None,
+            workflow_file: None,
+            run: 7,
+            at: "2026-11-30T10:00:00Z".parse().unwrap(),
+            links: Links {
+                server: "https://github.com".into(),
+                repository: "acme/infra".into(),
+                summary: "https://github.com/acme/infra/actions/runs/7/attempts/1".into(),
+                pictures: "https://example.invalid/pictures".into(),
+            },
+            job_url: "https://github.com/acme/infra/actions/runs/7/job/1".into(),
+            hints: Vec::new(),
+            version: "0.0.0",
+        }
+    }
+
+    /// A live body written by an earlier scan of `ids`, each found as `kinds` says.
+    fn live(ids: &[&str], kinds: &[u8]) -> ReadBody {
+        let config = Config::default();
+        let discovery = discovery(ids);
+        let none = BTreeSet::new();
+        let s = scanned(&config, &discovery, &none, &none);
+        let found = ids
+            .iter()
+            .zip(kinds)
+            .map(|(id, k)| (StackId::given(id), found(id, *k)))
+            .collect();
+        reader::read(&body::render(&view(&s, &found, None, &NoTicks)).unwrap())
+    }
+
+    fn stack_of(row: &RowSource) -> String {
+        match row {
+            RowSource::Fresh(row) => row.stack.to_string(),
+            RowSource::Carried(block) => block.facts.stack.clone(),
+        }
+    }
+
+    proptest! {
+        /// After any scan, one row per discovered stack and no other: a stack previewed
+        /// now is fresh, every other keeps its live block byte for byte.
+        #[test]
+        fn one_row_per_discovered_stack(
+            live_mask in 0u8..64,
+            discovered_mask in 0u8..64,
+            previewed_mask in 0u8..64,
+            kinds in proptest::collection::vec(0u8..3, 6),
+        ) {
+            let pick = |mask: u8| -> Vec<&str> {
+                IDS.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, id)| *id).collect()
+            };
+            let live_ids = pick(live_mask);
+            let discovered = pick(discovered_mask);
+            let body = live(&live_ids, &kinds);
+            let config = Config::default();
+            let d = discovery(&discovered);
+            let none = BTreeSet::new();
+            let s = scanned(&config, &d, &none, &none);
+            // A narrowed scan previews some stacks; stacks with no live row are always
+            // among them (the plan sees to it).
+            let found: BTreeMap<StackId, Found> = discovered
+                .iter()
+                .enumerate()
+                .filter(|(i, id)| previewed_mask & (1 << i) != 0 || !live_ids.contains(id))
+                .map(|(i, id)| (StackId::given(id), found(id, kinds[i])))
+                .collect();
+            let v = view(&s, &found, Some(&body), &NoTicks);
+            let rows: Vec<String> = v.rows.iter().map(stack_of).collect();
+            prop_assert_eq!(rows, discovered.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>());
+            for row in &v.rows {
+                match row {
+                    RowSource::Fresh(r) => prop_assert!(found.contains_key(&r.stack)),
+                    RowSource::Carried(block) => {
+                        prop_assert!(!found.contains_key(&StackId::given(&block.facts.stack)));
+                        let live_block = body.rows.iter().find(|b| b.facts.stack == block.facts.stack).unwrap();
+                        prop_assert_eq!(&live_block.text, &block.text);
+                    }
+                }
+            }
+            prop_assert!(body::render(&v).is_ok());
+        }
+    }
+
+    #[test]
+    fn a_deploying_row_with_an_open_record_or_a_record_newer_than_the_scan_is_kept_live() {
+        let body = live(&["a", "b", "e"], &[0, 0, 0]);
+        let config = Config::default();
+        let d = discovery(&["a", "b", "e"]);
+        let open: BTreeSet<StackId> = [StackId::given("a")].into();
+        let fresher: BTreeSet<StackId> = [StackId::given("b")].into();
+        let s = scanned(&config, &d, &open, &fresher);
+        let found: BTreeMap<_, _> = ["a", "b", "e"]
+            .iter()
+            .map(|id| (StackId::given(id), found(id, 1)))
+            .collect();
+        let v = view(&s, &found, Some(&body), &NoTicks);
+        // `a` is pending, not deploying, in the live body: an open record alone does not
+        // keep a row that does not say deploying.
+        let kinds: Vec<(&str, bool)> = v
+            .rows
+            .iter()
+            .map(|r| match r {
+                RowSource::Fresh(r) => (r.stack.as_str(), true),
+                RowSource::Carried(b) => (b.facts.stack.as_str(), false),
+            })
+            .collect();
+        assert_eq!(kinds, [("a", true), ("b", false), ("e", true)]);
+    }
+
+    #[test]
+    fn a_tick_no_run_will_pick_up_gets_the_note_and_one_on_its_way_stays() {
+        struct Answer(bool);
+        impl TicksInFlight for Answer {
+            fn in_flight(&self) -> bool {
+                self.0
+            }
+        }
+        let text = body::render(&{
+            let config = Config::default();
+            let d = discovery(&["a"]);
+            let none = BTreeSet::new();
+            let found = [(StackId::given("a"), found("a", 0))].into();
+            view(&scanned(&config, &d, &none, &none), &found, None, &NoTicks)
+        })
+        .unwrap()
+        .replacen("- [ ] **a**", "- [x] **a**", 1);
+        let body = reader::read(&text);
+        assert!(body.rows[0].ticked);
+        let config = Config::default();
+        let d = discovery(&["a"]);
+        let none = BTreeSet::new();
+        let s = scanned(&config, &d, &none, &none);
+        let same = [(StackId::given("a"), found("a", 0))].into();
+        let on_its_way = view(&s, &same, Some(&body), &Answer(true));
+        assert!(matches!(&on_its_way.rows[0], RowSource::Carried(b) if b.ticked));
+        let swept = view(&s, &same, Some(&body), &Answer(false));
+        assert!(matches!(&swept.rows[0], RowSource::Fresh(r) if r.notes == [ORPHAN_NOTE]));
+    }
 }
