@@ -1,0 +1,192 @@
+//! The scan end to end with the real `kubectl` against the real local control plane
+//! (built by scripts/build-control-plane.sh, kubectl installed by
+//! scripts/install-kubectl.sh; `.ci/run` does both): the manifests are deployed into the
+//! cluster first, one is then changed in the checkout, and the real `sluiceway` binary,
+//! run as a GitHub Actions job runs it against the emulator, shows that stack pending
+//! with the property path that changed and the other in sync. Without the control plane
+//! the test says so and passes, but not in CI.
+
+#![allow(
+    clippy::print_stderr,
+    reason = "a test that cannot run here says so in the test log"
+)]
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use github_emulator::Act;
+use github_emulator::world::FileChange;
+use sluiceway_dashboard::reader;
+use sluiceway_fixtures::control_plane::{Binaries, ControlPlane};
+use sluiceway_github::GitHub;
+use support::{Bed, REPO};
+
+const CANARY: &str = "CANARY-VALUE-7f3a";
+const NAMESPACE: &str = "sluiceway-e2e";
+
+fn kubectl() -> Option<PathBuf> {
+    let cache = std::env::var_os("SLUICEWAY_CACHE")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/sluiceway")))?;
+    let path = cache.join("kubectl/v1.34.5/kubectl");
+    path.is_file().then_some(path)
+}
+
+fn write(root: &Path, path: &str, text: &str) {
+    let path = root.join(path);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn config_map(name: &str, key: &str, value: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n  namespace: {NAMESPACE}\ndata:\n  {key}: {value}\n"
+    )
+}
+
+fn kubectl_run(kubectl: &Path, kubeconfig: &Path, args: &[&str], cwd: &Path) {
+    let out = Command::new(kubectl)
+        .args(args)
+        .current_dir(cwd)
+        .env("KUBECONFIG", kubeconfig)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "kubectl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_changed_manifest_is_pending_with_its_path_and_a_deployed_one_is_in_sync() {
+    let (Some(kubectl), Ok(binaries)) = (kubectl(), Binaries::cached()) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must build the control plane and install kubectl"
+        );
+        eprintln!("notice: no control plane or kubectl here; the kubectl scan was not run");
+        return;
+    };
+    let plane = ControlPlane::start(&binaries, &kubectl).unwrap();
+    let kubeconfig = plane.kubeconfig().to_owned();
+
+    let checkout = tempfile::tempdir().unwrap();
+    let root = checkout.path();
+    write(
+        root,
+        "sluiceway.yaml",
+        &format!(
+            "stacks:\n  - path: apps/web\n    tool: kubectl\n    options:\n      namespace: {NAMESPACE}\n  - path: apps/cache\n    tool: kubectl\n    options:\n      namespace: {NAMESPACE}\n"
+        ),
+    );
+    write(
+        root,
+        "apps/web/settings.yaml",
+        &config_map("web-settings", "greeting", CANARY),
+    );
+    write(
+        root,
+        "apps/cache/settings.yaml",
+        &config_map("cache-settings", "size", "\"1\""),
+    );
+    kubectl_run(
+        &kubectl,
+        &kubeconfig,
+        &["create", "namespace", NAMESPACE],
+        root,
+    );
+    for dir in ["apps/web", "apps/cache"] {
+        kubectl_run(
+            &kubectl,
+            &kubeconfig,
+            &["apply", "--server-side", "-f", dir],
+            root,
+        );
+    }
+    write(
+        root,
+        "apps/web/settings.yaml",
+        &config_map("web-settings", "greeting", &format!("{CANARY}-2")),
+    );
+
+    let bed = Bed::new();
+    let sha = bed
+        .emulator
+        .act(Act::Push {
+            repo: REPO.into(),
+            branch: "main".into(),
+            author: Some("alice".into()),
+            message: "a new greeting".into(),
+            files: vec![FileChange {
+                path: "apps/web/settings.yaml".into(),
+                status: "modified".into(),
+                previous_path: None,
+            }],
+        })
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let runner = tempfile::tempdir().unwrap();
+    let base = bed.emulator.base_url();
+    let out = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
+        .arg("run")
+        .env_clear()
+        .env(
+            "PATH",
+            format!("{}:/usr/bin:/bin", kubectl.parent().unwrap().display()),
+        )
+        .env("HOME", runner.path())
+        .env("KUBECONFIG", &kubeconfig)
+        .env("GITHUB_EVENT_NAME", "schedule")
+        .env("GITHUB_REPOSITORY", REPO)
+        .env("GITHUB_SHA", &sha)
+        .env("GITHUB_RUN_ID", "77")
+        .env("GITHUB_API_URL", &base)
+        .env("GITHUB_GRAPHQL_URL", format!("{base}/graphql"))
+        .env("GITHUB_WORKSPACE", root)
+        .env("GITHUB_OUTPUT", runner.path().join("output"))
+        .env("GITHUB_STEP_SUMMARY", runner.path().join("summary.md"))
+        .env("RUNNER_TEMP", runner.path())
+        .env("INPUT_GITHUB-TOKEN", "t")
+        .env("INPUT_MODE", "scan")
+        .output()
+        .unwrap();
+    let log = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0), "{log}");
+    let issues = bed.github.open_issues_labelled("sluiceway").unwrap();
+    let body = bed.body(issues[0].number);
+    let rows: std::collections::BTreeMap<String, (String, String)> = reader::read(&body)
+        .rows
+        .into_iter()
+        .map(|r| {
+            let state = r.facts.state.unwrap().name().to_owned();
+            (r.facts.stack.clone(), (state, r.text))
+        })
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows["apps/cache"].0, "in-sync", "{body}");
+    let (state, web) = &rows["apps/web"];
+    assert_eq!(state, "pending", "{body}");
+    assert!(web.contains("web-settings"), "{web}");
+    assert!(web.contains("data.greeting"), "{web}");
+    let summary = std::fs::read_to_string(runner.path().join("summary.md")).unwrap();
+    for (what, text) in [("body", &body), ("summary", &summary)] {
+        assert!(!text.contains(CANARY), "a value reached the {what}");
+    }
+    let left: Vec<_> = std::fs::read_dir(runner.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().starts_with("sluiceway-"))
+        .filter(|n| n != "sluiceway-scan-result.json")
+        .collect();
+    assert!(left.is_empty(), "rendered sets left behind: {left:?}");
+    drop(plane);
+}
