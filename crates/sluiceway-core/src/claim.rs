@@ -202,12 +202,8 @@ mod tests {
             options: ToolOptions::Pulumi,
             origin: Origin::Declared(0),
             settings: StackSettings {
-                environment: "sluiceway".to_owned(),
-                tick_rule: Default::default(),
                 inputs: inputs.iter().map(|s| (*s).to_owned()).collect(),
-                depends_on: Vec::new(),
-                depends_on_auto: false,
-                phase: None,
+                ..Default::default()
             },
         }
     }

@@ -140,6 +140,9 @@ pub enum Origin {
     Declared(usize),
 }
 
+/// The deployment-record environment of a stack no entry gives one.
+pub const DEFAULT_ENVIRONMENT: &str = "sluiceway";
+
 /// Per-stack settings after every `stacks` entry that covers the stack was applied.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StackSettings {
@@ -151,6 +154,26 @@ pub struct StackSettings {
     /// `dependsOn: auto`: read from the stack's references at preview time.
     pub depends_on_auto: bool,
     pub phase: Option<String>,
+    /// Scheduled and manual full scans look for drift (`drift.enabled`, per stack or
+    /// for all).
+    pub drift: bool,
+    /// The stack's own preview limit in minutes (`previewTimeout`), over the input's.
+    pub preview_timeout_minutes: Option<u32>,
+}
+
+impl Default for StackSettings {
+    fn default() -> Self {
+        StackSettings {
+            environment: DEFAULT_ENVIRONMENT.to_owned(),
+            tick_rule: TickRule::default(),
+            inputs: Vec::new(),
+            depends_on: Vec::new(),
+            depends_on_auto: false,
+            phase: None,
+            drift: false,
+            preview_timeout_minutes: None,
+        }
+    }
 }
 
 /// A stack as discovery hands it on.

@@ -3,7 +3,8 @@
 //! scripts/install-kubectl.sh; `.ci/run` does both): the manifests are deployed into the
 //! cluster first, one is then changed in the checkout, and the real `sluiceway` binary,
 //! run as a GitHub Actions job runs it against the emulator, shows that stack pending
-//! with the property path that changed and the other in sync. Without the control plane
+//! with the property path that changed; the other stack, changed in the cluster by
+//! someone else, asks for drift checks and shows its drift. Without the control plane
 //! the test says so and passes, but not in CI.
 
 #![allow(
@@ -61,7 +62,7 @@ fn kubectl_run(kubectl: &Path, kubeconfig: &Path, args: &[&str], cwd: &Path) {
 }
 
 #[test]
-fn a_changed_manifest_is_pending_with_its_path_and_a_deployed_one_is_in_sync() {
+fn a_changed_manifest_is_pending_with_its_path_and_drift_is_found_where_asked() {
     let (Some(kubectl), Ok(binaries)) = (kubectl(), Binaries::cached()) else {
         assert!(
             std::env::var_os("CI").is_none(),
@@ -79,7 +80,7 @@ fn a_changed_manifest_is_pending_with_its_path_and_a_deployed_one_is_in_sync() {
         root,
         "sluiceway.yaml",
         &format!(
-            "stacks:\n  - path: apps/web\n    tool: kubectl\n    options:\n      namespace: {NAMESPACE}\n  - path: apps/cache\n    tool: kubectl\n    options:\n      namespace: {NAMESPACE}\n"
+            "stacks:\n  - path: apps/web\n    tool: kubectl\n    options:\n      namespace: {NAMESPACE}\n  - path: apps/cache\n    tool: kubectl\n    drift:\n      enabled: true\n    options:\n      namespace: {NAMESPACE}\n      forceConflicts: true\n"
         ),
     );
     write(
@@ -110,6 +111,22 @@ fn a_changed_manifest_is_pending_with_its_path_and_a_deployed_one_is_in_sync() {
         root,
         "apps/web/settings.yaml",
         &config_map("web-settings", "greeting", &format!("{CANARY}-2")),
+    );
+    // Someone changes the cache's size outside the code.
+    kubectl_run(
+        &kubectl,
+        &kubeconfig,
+        &[
+            "patch",
+            "configmap",
+            "cache-settings",
+            "--namespace",
+            NAMESPACE,
+            "--type=merge",
+            "--patch",
+            r#"{"data":{"size":"2"}}"#,
+        ],
+        root,
     );
 
     let bed = Bed::new();
@@ -172,11 +189,31 @@ fn a_changed_manifest_is_pending_with_its_path_and_a_deployed_one_is_in_sync() {
         })
         .collect();
     assert_eq!(rows.len(), 2);
-    assert_eq!(rows["apps/cache"].0, "in-sync", "{body}");
+    assert_eq!(
+        rows["apps/cache"].0, "pending",
+        "the code sets the size back: {log}"
+    );
     let (state, web) = &rows["apps/web"];
     assert_eq!(state, "pending", "{body}");
     assert!(web.contains("web-settings"), "{web}");
     assert!(web.contains("data.greeting"), "{web}");
+    // The scheduled full scan checked the cache for drift, as it asks, and not the web.
+    let result: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(runner.path().join("sluiceway-scan-result.json")).unwrap(),
+    )
+    .unwrap();
+    let drifted: Vec<(&str, Option<u64>)> = result["stacks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["stack"].as_str().unwrap(), s["drifted"].as_u64()))
+        .collect();
+    assert_eq!(drifted, [("apps/cache", Some(1)), ("apps/web", None)]);
+    assert!(
+        rows["apps/cache"].1.contains("drift"),
+        "{}",
+        rows["apps/cache"].1
+    );
     let summary = std::fs::read_to_string(runner.path().join("summary.md")).unwrap();
     for (what, text) in [("body", &body), ("summary", &summary)] {
         assert!(!text.contains(CANARY), "a value reached the {what}");

@@ -58,6 +58,10 @@ pub struct StackEntry {
     pub inputs: Vec<String>,
     pub depends_on: Option<EntryDependsOn>,
     pub phase: Option<EntryPhase>,
+    /// `drift.enabled` for the stacks it covers.
+    pub drift: Option<bool>,
+    /// `previewTimeout`, in minutes.
+    pub preview_timeout_minutes: Option<u32>,
 }
 
 impl StackEntry {

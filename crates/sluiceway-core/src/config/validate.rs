@@ -563,6 +563,8 @@ fn stack_entry(
         inputs: raw.inputs,
         depends_on,
         phase,
+        drift: raw.drift.map(|d| d.enabled),
+        preview_timeout_minutes: raw.preview_timeout,
     })
 }
 

@@ -23,7 +23,7 @@ pub use declared::{is_manifest, kustomization_in};
 pub use root_module::Verdict;
 
 /// The default environment of a stack's deployment records.
-pub const DEFAULT_ENVIRONMENT: &str = "sluiceway";
+pub use crate::stack::DEFAULT_ENVIRONMENT;
 
 /// What discovery found.
 #[derive(Debug, Clone, Default)]
@@ -230,14 +230,7 @@ fn new_stack(
         tool,
         options,
         origin,
-        settings: StackSettings {
-            environment: DEFAULT_ENVIRONMENT.to_owned(),
-            tick_rule: Default::default(),
-            inputs: Vec::new(),
-            depends_on: Vec::new(),
-            depends_on_auto: false,
-            phase: None,
-        },
+        settings: StackSettings::default(),
     }
 }
 
@@ -251,6 +244,7 @@ fn apply_entries(
 ) {
     for stack in stacks.iter_mut() {
         stack.settings.tick_rule = config.tick_rule.clone();
+        stack.settings.drift = config.settings.drift.enabled;
     }
     // A declaring entry covers only the stack it declares; any other entry covers every
     // stack in its directory, or the one with its name.
@@ -292,6 +286,12 @@ fn apply_entries(
             }
             if let Some(rule) = &entry.tick_rule {
                 settings.tick_rule = rule.clone();
+            }
+            if let Some(drift) = entry.drift {
+                settings.drift = drift;
+            }
+            if let Some(minutes) = entry.preview_timeout_minutes {
+                settings.preview_timeout_minutes = Some(minutes);
             }
             settings.inputs.extend(entry.inputs.iter().cloned());
             match &entry.depends_on {

@@ -259,15 +259,26 @@ fn scan(
     if !adapters.is_empty() {
         let size = pool::PoolSize::choose(s.inputs.concurrency, s.cores);
         printer.say(&size.sentence());
-        let drift = config.settings.drift.enabled
-            && plan.is_full()
-            && matches!(s.job.event, Event::Schedule | Event::Dispatch);
+        // Drift checks run on scheduled and manual full scans, for the stacks that ask.
+        let drift_scan = plan.is_full() && matches!(s.job.event, Event::Schedule | Event::Dispatch);
         let works: Vec<pool::Work<'_>> = adapters
             .iter()
-            .map(|adapter| pool::Work {
-                adapter,
-                drift,
-                tool_diff: config.settings.scan.log_diff,
+            .map(|adapter| {
+                let settings = discovery
+                    .stacks
+                    .iter()
+                    .find(|st| &st.id == adapter.id())
+                    .map(|st| &st.settings);
+                pool::Work {
+                    adapter,
+                    drift: drift_scan && settings.is_some_and(|st| st.drift),
+                    tool_diff: config.settings.scan.log_diff,
+                    time_limit: settings
+                        .and_then(|st| st.preview_timeout_minutes)
+                        .map_or(s.inputs.preview_timeout, |m| {
+                            Duration::from_secs(u64::from(m) * 60)
+                        }),
+                }
             })
             .collect();
         let mut said = Vec::new();

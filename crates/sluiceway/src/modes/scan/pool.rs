@@ -79,6 +79,8 @@ pub struct Work<'a> {
     pub drift: bool,
     /// Print the tool's own diff into this stack's log group.
     pub tool_diff: bool,
+    /// This stack's preview limit, counted from the start of each of its tool's runs.
+    pub time_limit: Duration,
 }
 
 /// What the pool found for one stack, with everything for its log group.
@@ -182,6 +184,10 @@ fn round(works: &[Work<'_>], order: Vec<usize>, size: usize, ctx: &Context<'_>) 
 /// One stack: preview, then the drift check and the tool diff when asked. A panic inside
 /// is Sluiceway's own failure, and only this stack's.
 fn one(work: &Work<'_>, ctx: &Context<'_>) -> Previewed {
+    let ctx = &Context {
+        time_limit: work.time_limit,
+        ..*ctx
+    };
     let started = Instant::now();
     let mut log = Vec::new();
     let result = catch_unwind(AssertUnwindSafe(|| {

@@ -283,14 +283,7 @@ mod tests {
             tool: Tool::OpenTofu,
             options: ToolOptions::Pulumi,
             origin: Origin::Declared(0),
-            settings: StackSettings {
-                environment: "sluiceway".to_owned(),
-                tick_rule: Default::default(),
-                inputs: Vec::new(),
-                depends_on: Vec::new(),
-                depends_on_auto: false,
-                phase: None,
-            },
+            settings: StackSettings::default(),
         }
     }
 
