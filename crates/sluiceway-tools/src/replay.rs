@@ -98,30 +98,12 @@ impl Replay {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// The files standing in for placeholders, when every argument matches. A placeholder
-    /// may stand alone (`{plan}`) or inside an argument (`-out={plan}`).
     fn argv_matches(
         &self,
         recorded: &[String],
         asked: &[String],
     ) -> Option<BTreeMap<String, String>> {
-        if recorded.len() != asked.len() {
-            return None;
-        }
-        let mut files = BTreeMap::new();
-        for (r, a) in recorded.iter().zip(asked) {
-            if r == a {
-                continue;
-            }
-            let placeholder = self.placeholders.iter().find(|p| r.contains(p.token))?;
-            let (prefix, suffix) = r.split_once(placeholder.token)?;
-            let path = a.strip_prefix(prefix)?.strip_suffix(suffix)?;
-            if !path.ends_with(&format!("/{}", placeholder.file_name)) {
-                return None;
-            }
-            files.insert(placeholder.token.to_owned(), path.to_owned());
-        }
-        Some(files)
+        argv_matches(&self.placeholders, recorded, asked)
     }
 
     fn cwd_of(&self, recorded: &str) -> PathBuf {
@@ -129,6 +111,97 @@ impl Replay {
             self.root.clone()
         } else {
             self.root.join(recorded)
+        }
+    }
+}
+
+/// The files standing in for placeholders, when every argument matches. A placeholder
+/// may stand alone (`{plan}`) or inside an argument (`-out={plan}`).
+fn argv_matches(
+    placeholders: &[Placeholder],
+    recorded: &[String],
+    asked: &[String],
+) -> Option<BTreeMap<String, String>> {
+    if recorded.len() != asked.len() {
+        return None;
+    }
+    let mut files = BTreeMap::new();
+    for (r, a) in recorded.iter().zip(asked) {
+        if r == a {
+            continue;
+        }
+        let placeholder = placeholders.iter().find(|p| r.contains(p.token))?;
+        let (prefix, suffix) = r.split_once(placeholder.token)?;
+        let path = a.strip_prefix(prefix)?.strip_suffix(suffix)?;
+        if !path.ends_with(&format!("/{}", placeholder.file_name)) {
+            return None;
+        }
+        files.insert(placeholder.token.to_owned(), path.to_owned());
+    }
+    Some(files)
+}
+
+/// A runner that answers every call from whichever of several recorded scenarios holds
+/// it, as often as it is asked, wherever the project sits: a recorded working directory
+/// matches the end of the call's (`.` matches any). Stand-ins and benchmarks use it to
+/// let many stacks replay the same real runs.
+pub struct Library {
+    scenarios: Vec<Scenario>,
+    placeholders: Vec<Placeholder>,
+    distinguishing: Vec<&'static str>,
+}
+
+impl Library {
+    pub fn new(
+        scenarios: Vec<Scenario>,
+        placeholders: Vec<Placeholder>,
+        distinguishing: Vec<&'static str>,
+    ) -> Library {
+        Library {
+            scenarios,
+            placeholders,
+            distinguishing,
+        }
+    }
+}
+
+impl Runner for Library {
+    fn run(&self, invocation: &Invocation) -> Outcome {
+        for scenario in &self.scenarios {
+            let commands = scenario.recording.commands.iter().zip(&scenario.outputs);
+            for (command, (stdout, stderr)) in commands {
+                let here = command.cwd == "." || invocation.cwd.ends_with(&command.cwd);
+                if here
+                    && argv_matches(&self.placeholders, &command.argv, &invocation.argv).is_some()
+                    && self
+                        .distinguishing
+                        .iter()
+                        .all(|name| command.env.get(*name) == invocation.env.get(*name))
+                {
+                    if let Some(path) = &invocation.stdout_file {
+                        if let Err(e) = std::fs::write(path, stdout) {
+                            let why =
+                                format!("{} could not be written: {}", path.display(), e.kind());
+                            return Outcome::NotStarted { why };
+                        }
+                        return Outcome::Exited {
+                            code: command.exit_code,
+                            stdout: Vec::new(),
+                            stderr: stderr.clone(),
+                            cut: None,
+                        };
+                    }
+                    return Outcome::Exited {
+                        code: command.exit_code,
+                        stdout: stdout.clone(),
+                        stderr: stderr.clone(),
+                        cut: None,
+                    };
+                }
+            }
+        }
+        Outcome::NotStarted {
+            why: format!("no recording holds `{}`", invocation.argv.join(" ")),
         }
     }
 }

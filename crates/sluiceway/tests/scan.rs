@@ -13,7 +13,7 @@ use github_emulator::world::FileChange;
 use github_emulator::{Act, Fault, FaultKind};
 use sluiceway_dashboard::reader;
 use sluiceway_github::GitHub;
-use support::{Bed, REPO, copy_dir, tofu_dir, workspace};
+use support::{Bed, REPO, copy_dir, stand_in_as, tofu_dir, workspace};
 
 const CANARY: &str = "CANARY-SECRET";
 const PATCH_ISSUE: &str = "PATCH /repos/{owner}/{repo}/issues/{issue_number}";
@@ -890,5 +890,90 @@ fn the_first_write_says_a_scan_is_running_before_any_preview() {
     assert!(
         !bodies[0].contains("A scan is running since"),
         "the last write removes it"
+    );
+}
+
+/// A job on a copy of examples/tofu-lab (the project our OpenTofu recordings are made
+/// from) with lab:dev and lab:prod, its `tofu` answering from these recordings.
+fn replayed(scenarios: &[&str]) -> (Job, tempfile::TempDir) {
+    let mut job = Job::new();
+    job.checkout = tempfile::tempdir().unwrap();
+    copy_dir(&workspace().join("examples/tofu-lab"), job.checkout.path());
+    std::fs::remove_dir_all(job.file("dns")).unwrap();
+    let config = std::fs::read_to_string(job.file("sluiceway.yaml")).unwrap();
+    let config = config.split("  - path: dns").next().unwrap().to_owned();
+    std::fs::write(job.file("sluiceway.yaml"), config).unwrap();
+    let recordings = workspace().join("fixtures/opentofu/v1.6.2");
+    let dirs: Vec<String> = scenarios
+        .iter()
+        .map(|s| recordings.join(s).display().to_string())
+        .collect();
+    job.env.push(("SLUICEWAY_STAND_IN".into(), dirs.join(":")));
+    (job, stand_in_as("tofu"))
+}
+
+#[test]
+fn a_scan_answered_by_recordings_shows_what_the_real_tool_said() {
+    let bed = Bed::new();
+    let (job, bin) = replayed(&["version", "new-stack", "other-workspace"]);
+    let sha = push(&bed, "the first commit", &["lab/main.tf"]);
+    let path = format!("{}:/usr/bin:/bin", bin.path().display());
+    let ran = job.run_with(&bed, "schedule", &sha, &path, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(ran.log.contains("Using opentofu v1.6.2."), "{}", ran.log);
+    let body = bed.body(dashboard(&bed));
+    let read = reader::read(&body);
+    let facts: Vec<(String, Option<usize>)> = read
+        .rows
+        .iter()
+        .map(|r| (r.facts.stack.clone(), Some(r.facts.creates)))
+        .collect();
+    assert_eq!(
+        facts,
+        [
+            ("lab:dev".to_owned(), Some(4)),
+            ("lab:prod".to_owned(), Some(4))
+        ],
+        "{body}"
+    );
+    assert!(
+        !body.contains("CANARY"),
+        "no value of the recordings reaches the body"
+    );
+    assert_valid_result(&ran);
+}
+
+#[test]
+fn a_recorded_held_lock_is_busy_and_a_recorded_program_error_is_a_failure() {
+    let bed = Bed::new();
+    // `state-locked` answers the dev plan before `new-stack` would; `new-stack` still
+    // holds the init.
+    let (job, bin) = replayed(&["version", "state-locked", "new-stack", "other-workspace"]);
+    let sha = push(&bed, "the first commit", &["lab/main.tf"]);
+    let path = format!("{}:/usr/bin:/bin", bin.path().display());
+    let ran = job.run_with(&bed, "schedule", &sha, &path, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let rows = blocks(&bed.body(dashboard(&bed)));
+    assert!(
+        rows["lab:dev"].contains("busy=\"true\""),
+        "{}",
+        rows["lab:dev"]
+    );
+    assert!(rows["lab:prod"].contains("state=\"pending\""));
+
+    let (job, bin) = replayed(&["version", "program-error", "new-stack", "other-workspace"]);
+    let path = format!("{}:/usr/bin:/bin", bin.path().display());
+    let ran = job.run_with(&bed, "schedule", &sha, &path, &[]);
+    assert_eq!(
+        ran.code,
+        Some(0),
+        "one failure of two is not red: {}",
+        ran.log
+    );
+    let rows = blocks(&bed.body(dashboard(&bed)));
+    assert!(
+        rows["lab:dev"].contains("preview failed: the tool exited with an error (exit code 1)"),
+        "{}",
+        rows["lab:dev"]
     );
 }

@@ -122,3 +122,35 @@ pub(crate) fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// `sluiceway-stand-in`, the tool that answers from recordings: beside the binary under
+/// test when the whole workspace was built, else built now.
+pub(crate) fn stand_in() -> &'static Path {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let path = Path::new(env!("CARGO_BIN_EXE_sluiceway")).with_file_name("sluiceway-stand-in");
+        if !path.exists() {
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let built = Command::new(cargo)
+                .args([
+                    "build",
+                    "-p",
+                    "sluiceway-fixtures",
+                    "--bin",
+                    "sluiceway-stand-in",
+                ])
+                .current_dir(workspace())
+                .status()
+                .expect("cargo runs");
+            assert!(built.success(), "sluiceway-stand-in could not be built");
+        }
+        path
+    })
+}
+
+/// A folder for PATH with the stand-in under the tool's name.
+pub(crate) fn stand_in_as(tool: &str) -> tempfile::TempDir {
+    let bin = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(stand_in(), bin.path().join(tool)).unwrap();
+    bin
+}
