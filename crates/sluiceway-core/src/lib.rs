@@ -9,6 +9,7 @@ pub mod claim;
 pub mod config;
 pub mod diff;
 pub mod discovery;
+pub mod env_file;
 pub mod failure;
 pub mod glob;
 pub mod init;

@@ -42,7 +42,16 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
     let payload = env
         .get("GITHUB_EVENT_PATH")
         .and_then(|path| std::fs::read_to_string(path).ok());
-    let job = Job::from_env(&env, payload.as_deref());
+    let mut job = Job::from_env(&env, payload.as_deref());
+    if let Err(why) = load_env_file(&inputs, &mut job, printer) {
+        printer.say(&format!("::error::{why}"));
+        return Outcome::Failed;
+    }
+    for input in &inputs.notifications {
+        printer.say(&format!(
+            "::warning::The {input} input is set, but this version of Sluiceway sends no notifications, so nothing is sent."
+        ));
+    }
     let mode = mode.unwrap_or(inputs.mode);
     let scans = match mode {
         Mode::Scan => true,
@@ -86,6 +95,40 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
         }
     };
     scan_on_this_machine(&job, &inputs, Target::GitHub(&github), printer)
+}
+
+/// Loads the `env-file` input's variables into the tool's environment, masking every value
+/// in the job log before anything else is printed.
+fn load_env_file(inputs: &Inputs, job: &mut Job, printer: &mut Printer) -> Result<(), String> {
+    let Some(file) = &inputs.env_file else {
+        return Ok(());
+    };
+    let text = std::fs::read_to_string(job.workspace.join(file)).map_err(|e| {
+        format!(
+            "The env-file input's {file} could not be read: {}",
+            e.kind()
+        )
+    })?;
+    let variables = sluiceway_core::env_file::parse(file, &text)
+        .map_err(|e| format!("The env-file input's file is not NAME=value lines: {e}"))?;
+    for variable in &variables {
+        if variable.value.chars().count() >= sluiceway_core::env_file::SHORTEST_MASKED {
+            printer.say(&format!("::add-mask::{}", variable.value));
+        }
+    }
+    let names: Vec<&str> = variables.iter().map(|v| v.name.as_str()).collect();
+    for variable in variables.iter().cloned() {
+        job.tool_env.insert(variable.name, variable.value);
+    }
+    printer.say(&format!(
+        "The tool gets {} from {file}: {}.",
+        match names.len() {
+            1 => "1 variable".to_owned(),
+            n => format!("{n} variables"),
+        },
+        names.join(", ")
+    ));
+    Ok(())
 }
 
 /// A scan with this machine's runner, clock and cores.

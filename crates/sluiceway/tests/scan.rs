@@ -977,3 +977,92 @@ fn a_recorded_held_lock_is_busy_and_a_recorded_program_error_is_a_failure() {
         rows["lab:dev"]
     );
 }
+
+#[test]
+fn an_env_file_reaches_the_tool_masked_first() {
+    let bed = Bed::new();
+    let job = Job::new();
+    std::fs::write(
+        job.file("tools.env"),
+        "# for the tool\nTF_VAR_cidr=10.99.0.0/16\nSHORT=ab\n",
+    )
+    .unwrap();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let path = format!("{}:/usr/bin:/bin", tofu_dir().display());
+    let ran = job.run_with(&bed, "push", &sha, &path, &[("env-file", "tools.env")]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(
+        ran.log.starts_with("::add-mask::10.99.0.0/16\n"),
+        "the mask comes before anything else: {}",
+        ran.log
+    );
+    assert!(!ran.log.contains("::add-mask::ab"), "too short to mask");
+    assert!(
+        ran.log
+            .contains("The tool gets 2 variables from tools.env: TF_VAR_cidr, SHORT.")
+    );
+
+    std::fs::write(
+        job.file("tools.env"),
+        "TF_VAR_cidr=10.99.0.0/16\nnot a line\n",
+    )
+    .unwrap();
+    let ran = job.run_with(&bed, "push", &sha, &path, &[("env-file", "tools.env")]);
+    assert_eq!(ran.code, Some(1));
+    assert!(
+        ran.log.contains("::error::The env-file input's file is not NAME=value lines: tools.env:2: expected NAME=value"),
+        "{}",
+        ran.log
+    );
+    assert!(previewed(&ran.log).is_empty());
+}
+
+#[test]
+fn a_job_whose_earlier_step_failed_only_says_so_on_the_dashboard() {
+    let bed = Bed::new();
+    let job = Job::new();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    assert_eq!(job.run(&bed, "push", &sha).code, Some(0));
+    let number = dashboard(&bed);
+    let before = blocks(&bed.body(number));
+    let path = format!("{}:/usr/bin:/bin", tofu_dir().display());
+    let ran = job.run_with(&bed, "schedule", &sha, &path, &[("job-status", "failure")]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(previewed(&ran.log).is_empty());
+    let body = bed.body(number);
+    assert_eq!(blocks(&body), before);
+    assert!(
+        body.contains("https://github.com/octo/infra/actions/runs/4242"),
+        "{body}"
+    );
+}
+
+#[test]
+fn log_diff_prints_the_tools_own_diff_into_the_stacks_group_only() {
+    let bed = Bed::new();
+    let job = Job::new();
+    let config = std::fs::read_to_string(job.file("sluiceway.yaml")).unwrap();
+    std::fs::write(
+        job.file("sluiceway.yaml"),
+        config.replace("stacks:\n", "scan:\n  logDiff: true\n\nstacks:\n"),
+    )
+    .unwrap();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let ran = job.run(&bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let group = ran
+        .log
+        .split("::group::[network]\n")
+        .nth(1)
+        .and_then(|rest| rest.split("::endgroup::").next())
+        .unwrap();
+    assert!(
+        group.contains("terraform_data.subnets will be created"),
+        "{group}"
+    );
+    let body = bed.body(dashboard(&bed));
+    assert!(
+        !body.contains("will be created"),
+        "the tool's words stay in the log"
+    );
+}

@@ -50,6 +50,23 @@ pub struct Inputs {
     pub deploy_timeout: Option<Duration>,
     /// The job's check-run id, for links to its log.
     pub job_id: Option<u64>,
+    /// How the job's earlier steps went; anything but success means Sluiceway only says
+    /// so on the dashboard.
+    pub job_status: JobStatus,
+    /// A `NAME=value` file whose variables the tool gets, relative to the checkout.
+    pub env_file: Option<String>,
+    /// `check`'s inputs: ask the backend which stacks exist; preview pull requests.
+    pub backend: bool,
+    pub pull_request_preview: bool,
+    /// The notification channels the workflow set up, by input name.
+    pub notifications: Vec<&'static str>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobStatus {
+    Success,
+    Failure,
+    Cancelled,
 }
 
 /// A wrong input value; the message names the input and what it takes.
@@ -109,7 +126,62 @@ impl Inputs {
         let job_id = get("job-id")
             .map(|(input, value)| whole(input, value, 1, u64::MAX, "a job's check-run id"))
             .transpose()?;
+        let job_status = match get("job-status") {
+            None | Some((_, "success")) => JobStatus::Success,
+            Some((_, "failure")) => JobStatus::Failure,
+            Some((_, "cancelled")) => JobStatus::Cancelled,
+            Some((input, value)) => {
+                return Err(InputError {
+                    input,
+                    value: value.to_owned(),
+                    takes: "success, failure or cancelled (`${{ job.status }}`)",
+                });
+            }
+        };
+        let mut notifications = Vec::new();
+        if let Some((input, value)) = get("slack-webhook-url") {
+            if !value.starts_with("https://") {
+                return Err(InputError {
+                    input,
+                    value: "(a webhook address)".to_owned(),
+                    takes: "an https:// address",
+                });
+            }
+            notifications.push(input);
+        }
+        if let Some((input, value)) = get("webhook-url") {
+            if !(value.starts_with("https://") || value.starts_with("http://")) {
+                return Err(InputError {
+                    input,
+                    value: "(a webhook address)".to_owned(),
+                    takes: "an http:// or https:// address",
+                });
+            }
+            notifications.push(input);
+        }
+        match (get("telegram-bot-token"), get("telegram-chat-id")) {
+            (Some((input, _)), Some(_)) => notifications.push(input),
+            (None, None) => {}
+            (Some(_), None) | (None, Some(_)) => {
+                return Err(InputError {
+                    input: "telegram-chat-id",
+                    value: "(set alone)".to_owned(),
+                    takes: "a chat id together with telegram-bot-token",
+                });
+            }
+        }
+        if let Some((input, value)) = get("telegram-thread-id") {
+            whole(input, value, 1, u64::MAX, "a forum topic's whole-number id")?;
+        }
         Ok(Inputs {
+            job_status,
+            env_file: get("env-file").map(|(_, v)| v.to_owned()),
+            backend: get("backend").map(yes_or_no).transpose()?.unwrap_or(false),
+            pull_request_preview: get("pull-request-preview")
+                .map(yes_or_no)
+                .transpose()?
+                .unwrap_or(false),
+            notifications,
             mode,
             concurrency,
             preview_timeout,
@@ -210,6 +282,16 @@ mod tests {
             ("INPUT_PREVIEW-TIMEOUT", "-1", "preview-timeout"),
             ("INPUT_STRICT", "yes", "strict"),
             ("INPUT_DEPLOYMENT-ID", "abc", "deployment-id"),
+            ("INPUT_JOB-STATUS", "skipped", "job-status"),
+            (
+                "INPUT_SLACK-WEBHOOK-URL",
+                "http://hooks.example/x",
+                "slack-webhook-url",
+            ),
+            ("INPUT_WEBHOOK-URL", "ftp://x", "webhook-url"),
+            ("INPUT_TELEGRAM-BOT-TOKEN", "123:abc", "telegram-chat-id"),
+            ("INPUT_TELEGRAM-THREAD-ID", "topic", "telegram-thread-id"),
+            ("INPUT_BACKEND", "yes", "backend"),
         ];
         for (name, value, input) in cases {
             let error = Inputs::read(&env(&[(name, value)])).unwrap_err();
@@ -220,5 +302,38 @@ mod tests {
                     .starts_with(&format!("the input `{input}` is"))
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod more_tests {
+    use super::*;
+
+    #[test]
+    fn a_webhook_address_is_never_echoed() {
+        let env: BTreeMap<String, String> = [(
+            "INPUT_SLACK-WEBHOOK-URL".to_owned(),
+            "http://hooks.example/T000/B000/secret".to_owned(),
+        )]
+        .into();
+        let error = Inputs::read(&env).unwrap_err();
+        assert!(!error.to_string().contains("secret"), "{error}");
+    }
+
+    #[test]
+    fn the_job_status_and_the_channels_are_read() {
+        let env: BTreeMap<String, String> = [
+            ("INPUT_JOB-STATUS", "failure"),
+            ("INPUT_TELEGRAM-BOT-TOKEN", "123:abc"),
+            ("INPUT_TELEGRAM-CHAT-ID", "-100"),
+            ("INPUT_ENV-FILE", "ci/tools.env"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        let inputs = Inputs::read(&env).unwrap();
+        assert_eq!(inputs.job_status, JobStatus::Failure);
+        assert_eq!(inputs.notifications, ["telegram-bot-token"]);
+        assert_eq!(inputs.env_file.as_deref(), Some("ci/tools.env"));
     }
 }

@@ -38,7 +38,7 @@ use crate::Outcome;
 use crate::checkout::Checkout;
 use crate::dashboard_issue;
 use crate::identity;
-use crate::modes::inputs::Inputs;
+use crate::modes::inputs::{Inputs, JobStatus};
 use crate::modes::job::{Clock, Event, Job};
 use crate::modes::outputs::Outputs;
 use crate::printer::Printer;
@@ -99,6 +99,21 @@ fn scan(
         Target::GitHub(github) => Some(*github),
         Target::Folder(_) => None,
     };
+    if s.inputs.job_status != JobStatus::Success {
+        // An earlier step failed: say so on the dashboard, and preview nothing.
+        if let Some(github) = github {
+            problem_line(
+                s,
+                github,
+                Hint::RunFailed {
+                    run: s.job.run_url(),
+                },
+                printer,
+            );
+        }
+        printer.say("An earlier step of this job did not succeed, so the scan previewed nothing; the dashboard says so.");
+        return Outcome::Done;
+    }
     let checkout = Checkout::new(&s.job.workspace);
     let setup = match setup::read(&checkout) {
         Ok(setup) => setup,
@@ -109,7 +124,10 @@ fn scan(
         Err(SetupError::Problems(problems)) => {
             say_problems(&problems, printer);
             if let Some(github) = github {
-                config_problem_line(s, github, printer);
+                let hint = Hint::ConfigProblem {
+                    run: s.job.run_url(),
+                };
+                problem_line(s, github, hint, printer);
             }
             return Outcome::Failed;
         }
@@ -769,18 +787,16 @@ fn say_problems(problems: &[ConfigProblem], printer: &mut Printer) {
     printer.say("The scan stopped before any tool ran: sluiceway.yaml or discovery has a problem.");
 }
 
-/// Writes "the last run found a problem in sluiceway.yaml" under the scan line of the
-/// existing dashboard, every row carried as it is.
-fn config_problem_line(s: &Surroundings<'_>, github: &dyn GitHub, printer: &mut Printer) {
+/// Writes one line under the scan line of the existing dashboard (the last run found a
+/// problem in sluiceway.yaml, or failed before Sluiceway ran), every row carried as it is.
+fn problem_line(s: &Surroundings<'_>, github: &dyn GitHub, hint: Hint, printer: &mut Printer) {
     let label = sluiceway_core::config::RawDashboard::default().label;
     let Ok(Some((number, _))) = find_dashboard(github, &label) else {
         return;
     };
-    let run = s.job.run_url();
     let result = write_loop::write(github, number, |from| {
         let live = reader::read(from);
-        let hint = Hint::ConfigProblem { run: run.clone() };
-        rows::with_hint(&live, links(s.job), hint, identity::VERSION)
+        rows::with_hint(&live, links(s.job), hint.clone(), identity::VERSION)
             .and_then(|view| body::render(&view).ok())
             .unwrap_or_else(|| from.to_owned())
     });

@@ -1,0 +1,267 @@
+//! A full scan of many stacks, end to end through the scan mode, against the emulator over
+//! HTTP. The tools are answered from our OpenTofu recordings (`sluiceway-tools`'s replay
+//! library), so what is measured is Sluiceway: its own wall and CPU time, its peak memory,
+//! and the GitHub requests it makes. The emulator runs in a child process (this binary
+//! again, with `--emulator`), so the CPU and memory figures are the scan's alone.
+//!
+//! Three measurements:
+//! - 500 stacks in sync (`no-changes`): the requests of an ordinary full scan;
+//! - 500 pending stacks (`new-stack`, all creates): every row, page and attribution;
+//! - 100 pending stacks whose previews take 200 ms each, at a pool of 4: wall time
+//!   against the ideal schedule (stacks × 200 ms / 4).
+//!
+//! `cargo bench -p sluiceway --bench scan`; it prints one line per measurement.
+
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a benchmark binary reports its figures"
+)]
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use github_emulator::{Act, Emulator, Options, World};
+use sluiceway::modes::inputs::Inputs;
+use sluiceway::modes::job::{Job, SystemClock};
+use sluiceway::modes::scan::{self, Surroundings, Target};
+use sluiceway::printer::Printer;
+use sluiceway_core::runner::{Invocation, Outcome, Runner};
+use sluiceway_github::{Endpoints, GitHub, HttpGitHub};
+use sluiceway_tools::opentofu;
+use sluiceway_tools::recording::Scenario;
+use sluiceway_tools::replay::{Library, Placeholder};
+
+const REPO: &str = "octo/infra";
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The child: an emulator with the repository, a commit and the workflow token; prints
+/// its address and the commit, and serves until its stdin closes.
+fn serve_emulator() {
+    let emulator = Emulator::start(
+        World::new("2026-03-01T09:00:00Z".parse().unwrap()),
+        Options::default(),
+    )
+    .unwrap();
+    emulator
+        .act(Act::AddRepo {
+            repo: REPO.into(),
+            default_branch: "main".into(),
+        })
+        .unwrap();
+    emulator
+        .act(Act::AddToken {
+            token: "t".into(),
+            login: "github-actions[bot]".into(),
+            permissions: None,
+        })
+        .unwrap();
+    let sha = emulator
+        .act(Act::Push {
+            repo: REPO.into(),
+            branch: "main".into(),
+            author: Some("alice".into()),
+            message: "the stacks".into(),
+            files: Vec::new(),
+        })
+        .unwrap();
+    println!("{} {}", emulator.base_url(), sha.as_str().unwrap());
+    let _ = std::io::stdout().flush();
+    let mut rest = String::new();
+    let _ = std::io::stdin().read_line(&mut rest);
+}
+
+/// `stacks` root modules, each a `lab` directory in the workspace dev, as our recordings
+/// were made.
+fn repository(root: &Path, stacks: usize) {
+    let mut config = String::from("stacks:\n");
+    for i in 0..stacks {
+        let dir = format!("stacks/s{i:03}/lab");
+        std::fs::create_dir_all(root.join(&dir)).unwrap();
+        std::fs::write(
+            root.join(&dir).join("main.tf"),
+            "terraform {\n  backend \"local\" {}\n}\n",
+        )
+        .unwrap();
+        config.push_str(&format!(
+            "  - path: {dir}\n    name: dev\n    tool: opentofu\n    options:\n      workspace: dev\n      varFiles: [dev.tfvars]\n"
+        ));
+    }
+    std::fs::write(root.join("sluiceway.yaml"), config).unwrap();
+}
+
+/// The replay, with every plan taking `delay` as a slower tool would.
+struct Recorded {
+    library: Library,
+    delay: Duration,
+}
+
+impl Runner for Recorded {
+    fn run(&self, invocation: &Invocation) -> Outcome {
+        if invocation.argv.get(1).is_some_and(|a| a == "plan") {
+            std::thread::sleep(self.delay);
+        }
+        self.library.run(invocation)
+    }
+}
+
+fn recorded(scenarios: &[&str], delay: Duration) -> Recorded {
+    let dir = workspace().join("fixtures/opentofu/v1.6.2");
+    Recorded {
+        library: Library::new(
+            scenarios
+                .iter()
+                .map(|s| Scenario::load(&dir.join(s)).unwrap())
+                .collect(),
+            vec![Placeholder {
+                token: "{plan}",
+                file_name: opentofu::PLAN_FILE,
+            }],
+            vec![opentofu::WORKSPACE_VAR],
+        ),
+        delay,
+    }
+}
+
+/// This process's CPU time (all threads), from /proc.
+fn cpu() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit_once(") ").map_or("", |(_, rest)| rest);
+    let fields: Vec<u64> = after.split(' ').map(|f| f.parse().unwrap_or(0)).collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    let ticks = fields.get(11).copied().unwrap_or(0) + fields.get(12).copied().unwrap_or(0);
+    Duration::from_millis(ticks * 10)
+}
+
+/// This process's peak resident memory, in MiB.
+fn peak_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+struct Measured {
+    wall: Duration,
+    cpu: Duration,
+    requests: u64,
+}
+
+fn measure(
+    base: &str,
+    sha: &str,
+    stacks: usize,
+    runner: &dyn Runner,
+    concurrency: Option<usize>,
+) -> Measured {
+    let checkout = tempfile::tempdir().unwrap();
+    repository(checkout.path(), stacks);
+    let temp = tempfile::tempdir().unwrap();
+    let env: BTreeMap<String, String> = [
+        ("GITHUB_EVENT_NAME", "schedule"),
+        ("GITHUB_REPOSITORY", REPO),
+        ("GITHUB_SHA", sha),
+        ("GITHUB_RUN_ID", "4242"),
+        ("GITHUB_WORKSPACE", checkout.path().to_str().unwrap()),
+        ("RUNNER_TEMP", temp.path().to_str().unwrap()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v.to_owned()))
+    .collect();
+    let job = Job::from_env(&env, None);
+    let mut inputs = Inputs::read(&BTreeMap::new()).unwrap();
+    inputs.concurrency = concurrency;
+    let github = HttpGitHub::new(Endpoints::at(base).unwrap(), "t", REPO);
+    let surroundings = Surroundings {
+        job: &job,
+        inputs: &inputs,
+        runner,
+        clock: &SystemClock,
+        pause: &|_| {},
+        cores: std::thread::available_parallelism().ok().map(usize::from),
+    };
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let mut printer = Printer::new(Box::new(std::io::sink()), Box::new(log.reopen().unwrap()));
+    let started = Instant::now();
+    let cpu_before = cpu();
+    let outcome = scan::run(&surroundings, Target::GitHub(&github), &mut printer);
+    let measured = Measured {
+        wall: started.elapsed(),
+        cpu: cpu() - cpu_before,
+        requests: github.requests_made(),
+    };
+    assert_eq!(
+        outcome,
+        sluiceway::Outcome::Done,
+        "the scan ended red:\n{}",
+        std::fs::read_to_string(log.path()).unwrap_or_default()
+    );
+    measured
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--emulator") {
+        serve_emulator();
+        return;
+    }
+    // One emulator per measurement, so each starts without a dashboard.
+    let emulator = || {
+        let mut child = Command::new(std::env::current_exe().unwrap())
+            .arg("--emulator")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let (base, sha) = line.trim().split_once(' ').unwrap();
+        (child, base.to_owned(), sha.to_owned())
+    };
+    let instant = |scenario| recorded(&["version", scenario, "new-stack"], Duration::ZERO);
+
+    for (label, scenario) in [("in sync", "no-changes"), ("pending", "new-stack")] {
+        let (mut child, base, sha) = emulator();
+        let runner = instant(scenario);
+        let first = measure(&base, &sha, 500, &runner, None);
+        let later = measure(&base, &sha, 500, &runner, None);
+        println!(
+            "500 stacks {label}: first scan {:.2} s wall, {:.2} ms CPU per stack, {} requests; a later full scan {:.2} s wall, {:.2} ms CPU per stack, {} requests",
+            first.wall.as_secs_f64(),
+            first.cpu.as_secs_f64() * 1000.0 / 500.0,
+            first.requests,
+            later.wall.as_secs_f64(),
+            later.cpu.as_secs_f64() * 1000.0 / 500.0,
+            later.requests,
+        );
+        drop(child.stdin.take());
+        let _ = child.wait();
+    }
+    for stacks in [50, 100] {
+        let (mut child, base, sha) = emulator();
+        let runner = recorded(&["version", "new-stack"], Duration::from_millis(200));
+        let slow = measure(&base, &sha, stacks, &runner, Some(4));
+        let ideal = Duration::from_millis(200) * stacks as u32 / 4;
+        println!(
+            "{stacks} stacks at 200 ms a preview, pool 4: {:.2} s wall against an ideal {:.2} s, ratio {:.3}",
+            slow.wall.as_secs_f64(),
+            ideal.as_secs_f64(),
+            slow.wall.as_secs_f64() / ideal.as_secs_f64()
+        );
+        drop(child.stdin.take());
+        let _ = child.wait();
+    }
+    println!(
+        "peak resident memory of the scanning process: {:.1} MiB",
+        peak_mib()
+    );
+}
