@@ -89,6 +89,7 @@ fn repository(root: &Path, stacks: usize) {
             "terraform {\n  backend \"local\" {}\n}\n",
         )
         .unwrap();
+        std::fs::write(root.join(&dir).join("dev.tfvars"), "env = \"dev\"\n").unwrap();
         config.push_str(&format!(
             "  - path: {dir}\n    name: dev\n    tool: opentofu\n    options:\n      workspace: dev\n      varFiles: [dev.tfvars]\n"
         ));

@@ -192,3 +192,44 @@ pub fn write_pictures(dir: &Path, printer: &mut Printer) -> Outcome {
     ));
     Outcome::Done
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reference's own example body, as GitHub shows it: emoji shortcodes become
+    /// emoji, the caution alert is an alert, and every box sits on its row.
+    #[test]
+    fn the_reference_body_renders_as_github_shows_it() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/conformance/dashboard/example-dashboard.md");
+        let Ok(body) = fs::read_to_string(&path) else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "{} is absent",
+                path.display()
+            );
+            return;
+        };
+        let html = page(&body, "example", None);
+        for shortcode in [":warning:", ":x:", ":information_source:"] {
+            assert!(!html.contains(shortcode), "{shortcode} stayed text");
+        }
+        assert!(
+            html.contains("⚠️") || html.contains('⚠'),
+            "the warning sign"
+        );
+        assert!(html.contains("<div class=\"markdown-alert markdown-alert-caution\">"));
+        assert!(!html.contains("[!CAUTION]"));
+        assert!(html.contains("<li class=\"task-list-item\"><input type=\"checkbox\""));
+    }
+
+    #[test]
+    fn pictures_are_embedded_from_their_base_address() {
+        let base = "https://example.invalid/v1/assets/header";
+        let body = format!("<img src=\"{base}/in-sync-light.svg\">");
+        let html = page(&body, "x", Some(base));
+        assert!(!html.contains(base));
+        assert!(html.contains("src=\"data:image/svg+xml;charset=utf-8,%3Csvg"));
+    }
+}

@@ -367,6 +367,14 @@ fn scan(
         printer.say("::endgroup::");
     }
 
+    if found
+        .values()
+        .any(|f| matches!(f, Found::Failed(x) if x.reason == FailureReason::Internal))
+    {
+        // Only that stack's row says so; the job goes red after the write.
+        printer.say("::error::Sluiceway failed inside a preview; the stack's row says so and the other stacks went on.");
+        red = true;
+    }
     let failed = found
         .values()
         .filter(|f| matches!(f, Found::Failed(x) if x.reason != FailureReason::Busy))
