@@ -80,8 +80,12 @@ pub enum Command {
     Schema {
         /// Print the schema of the scan's result file instead
         /// (docs/formats/scan-result.schema.json).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "apply_result_file")]
         result_file: bool,
+        /// Print the schema of apply's result file instead
+        /// (docs/formats/apply-result.schema.json).
+        #[arg(long)]
+        apply_result_file: bool,
     },
 }
 

@@ -59,9 +59,14 @@ pub fn run(cli: Cli, printer: &mut Printer) -> ExitCode {
             wiring::action(Some(modes::inputs::Mode::Scan), printer)
         }
         Command::Run => wiring::action(None, printer),
-        Command::Schema { result_file } => {
+        Command::Schema {
+            result_file,
+            apply_result_file,
+        } => {
             let schema = if result_file {
                 modes::scan::result_file::schema()
+            } else if apply_result_file {
+                modes::apply::result_schema()
             } else {
                 sluiceway_core::config::json_schema()
             };

@@ -6,13 +6,16 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
-use sluiceway_github::HttpGitHub;
+use sluiceway_github::{GitHub, HttpGitHub};
 use sluiceway_tools::process::SystemRunner;
 
 use crate::Outcome;
+use crate::modes::apply::Applying;
 use crate::modes::inputs::{Inputs, Mode};
-use crate::modes::job::{Event, Job, SystemClock};
+use crate::modes::job::{Job, SystemClock};
+use crate::modes::outputs::Outputs;
 use crate::modes::scan::{self, Surroundings, Target};
+use crate::modes::{self, Route};
 use crate::printer::Printer;
 
 fn environment() -> BTreeMap<String, String> {
@@ -52,49 +55,69 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
             "::warning::The {input} input is set, but this version of Sluiceway sends no notifications, so nothing is sent."
         ));
     }
-    let mode = mode.unwrap_or(inputs.mode);
-    let scans = match mode {
-        Mode::Scan => true,
-        Mode::Auto => match &job.event {
-            Event::Push => {
-                let default = job
-                    .default_branch
-                    .as_ref()
-                    .map(|b| format!("refs/heads/{b}"));
-                if default.is_some() && job.pushed_ref != default {
-                    printer.say(&format!(
-                        "::notice::This push is to {}, not the default branch; only a push to the default branch is scanned.",
-                        job.pushed_ref.as_deref().unwrap_or("another branch")
-                    ));
-                    return Outcome::Done;
-                }
-                true
-            }
-            Event::Schedule | Event::Dispatch => true,
-            Event::Other(name) => {
-                printer.say(&format!(
-                    "::notice::Sluiceway has nothing to do on the {name} event in this version."
-                ));
-                return Outcome::Done;
+    let mut inputs = inputs;
+    if let Some(mode) = mode {
+        inputs.mode = mode;
+    }
+    let route = modes::route(&inputs, &job);
+    let github = match &route {
+        Route::Notice(why) => {
+            printer.say(&format!("::notice::{why}"));
+            return Outcome::Done;
+        }
+        Route::Refuse(why) => {
+            printer.say(&format!("::error::{why}."));
+            return Outcome::Failed;
+        }
+        _ => match HttpGitHub::from_action(|name| env.get(name).cloned()) {
+            Ok(github) => github,
+            Err(e) => {
+                printer.say(&format!("::error::{e}."));
+                return Outcome::Failed;
             }
         },
-        other => {
-            printer.say(&format!(
-                "::error::The {} mode is not part of this version of Sluiceway yet; it runs scans only.",
-                other.name()
-            ));
-            return Outcome::Failed;
-        }
     };
-    debug_assert!(scans);
-    let github = match HttpGitHub::from_action(|name| env.get(name).cloned()) {
-        Ok(github) => github,
-        Err(e) => {
-            printer.say(&format!("::error::{e}."));
-            return Outcome::Failed;
-        }
+    let runner = SystemRunner::default();
+    let mut outputs = Outputs::default();
+    let applying = Applying {
+        job: &job,
+        inputs: &inputs,
+        runner: &runner,
     };
-    scan_on_this_machine(&job, &inputs, Target::GitHub(&github), printer)
+    let outcome = match route {
+        Route::Scan => {
+            return scan_on_this_machine(&job, &inputs, Target::GitHub(&github), printer);
+        }
+        Route::Resolve => modes::resolve::run(&job, &github, &mut outputs, printer).0,
+        Route::Apply(id) => modes::apply::run(&applying, &github, id, &mut outputs, printer),
+        Route::Settle => modes::settle::run(&job, &github, printer),
+        Route::Ticks => {
+            let (mut outcome, started) = modes::resolve::run(&job, &github, &mut outputs, printer);
+            for deploy in &started {
+                let applied =
+                    modes::apply::run(&applying, &github, deploy.deployment, &mut outputs, printer);
+                if applied == Outcome::Failed {
+                    outcome = Outcome::Failed;
+                }
+            }
+            if !started.is_empty() && modes::settle::run(&job, &github, printer) == Outcome::Failed
+            {
+                outcome = Outcome::Failed;
+            }
+            outcome
+        }
+        Route::Notice(_) | Route::Refuse(_) => unreachable!("answered above"),
+    };
+    printer.say(&format!(
+        "This run made {} requests to the GitHub API.",
+        github.requests_made()
+    ));
+    if let Err(e) = outputs.write(job.output_file.as_deref()) {
+        printer.say(&format!(
+            "::warning::The step outputs could not be written: {e}"
+        ));
+    }
+    outcome
 }
 
 /// Loads the `env-file` input's variables into the tool's environment, masking every value

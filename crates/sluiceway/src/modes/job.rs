@@ -6,12 +6,14 @@ use std::path::PathBuf;
 
 use jiff::Timestamp;
 
-/// What started the run, as far as a scan cares.
+/// What started the run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
     Push,
     Schedule,
     Dispatch,
+    /// An issue was opened, edited, …: the dashboard's edit wakes resolve.
+    Issues,
     /// Any other event, by GitHub's name for it.
     Other(String),
 }
@@ -22,6 +24,7 @@ impl Event {
             Event::Push => "push",
             Event::Schedule => "schedule",
             Event::Dispatch => "workflow_dispatch",
+            Event::Issues => "issues",
             Event::Other(name) => name,
         }
     }
@@ -31,9 +34,24 @@ impl Event {
             "push" => Event::Push,
             "schedule" => Event::Schedule,
             "workflow_dispatch" => Event::Dispatch,
+            "issues" => Event::Issues,
             other => Event::Other(other.to_owned()),
         }
     }
+}
+
+/// The issue an `issues` event is about, as its payload says; only a wake-up, never
+/// the source of a tick (decision 0025).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventIssue {
+    pub number: u64,
+    /// `edited`, `opened`, …
+    pub action: String,
+    pub open: bool,
+    pub author: String,
+    pub first_line: String,
+    pub labels: Vec<String>,
+    pub html_url: String,
 }
 
 /// The job's facts.
@@ -57,6 +75,8 @@ pub struct Job {
     /// The ref pushed to, and the repository's default branch from the event payload.
     pub pushed_ref: Option<String>,
     pub default_branch: Option<String>,
+    /// The issue of an `issues` event.
+    pub issue: Option<EventIssue>,
     /// The workflow's file name (`deploy-dashboard.yml`), from `GITHUB_WORKFLOW_REF`.
     pub workflow_file: Option<String>,
     /// The tool's environment: the job's, without the `INPUT_*` variables.
@@ -90,6 +110,39 @@ impl Job {
             runner_temp: get("RUNNER_TEMP").map_or_else(std::env::temp_dir, PathBuf::from),
             pushed_ref: text_at("/ref").or_else(|| get("GITHUB_REF")),
             default_branch: text_at("/repository/default_branch"),
+            issue: payload.get("issue").and_then(|issue| {
+                Some(EventIssue {
+                    number: issue.get("number")?.as_u64()?,
+                    action: text_at("/action").unwrap_or_default(),
+                    open: issue.get("state").and_then(serde_json::Value::as_str) == Some("open"),
+                    author: issue
+                        .pointer("/user/login")
+                        .and_then(serde_json::Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned(),
+                    first_line: issue
+                        .get("body")
+                        .and_then(serde_json::Value::as_str)
+                        .and_then(|b| b.lines().next())
+                        .unwrap_or_default()
+                        .to_owned(),
+                    labels: issue
+                        .get("labels")
+                        .and_then(serde_json::Value::as_array)
+                        .map(|labels| {
+                            labels
+                                .iter()
+                                .filter_map(|l| l.get("name")?.as_str().map(str::to_owned))
+                                .collect()
+                        })
+                        .unwrap_or_default(),
+                    html_url: issue
+                        .get("html_url")
+                        .and_then(serde_json::Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned(),
+                })
+            }),
             workflow_file: get("GITHUB_WORKFLOW_REF").and_then(|r| {
                 let path = r.split('@').next()?;
                 let (_, file) = path.rsplit_once("/.github/workflows/")?;

@@ -3,6 +3,8 @@
 //! Dropping it fails the test on any departure from the descriptions.
 #![allow(dead_code)] // each test binary uses its own part of the bed
 
+pub(crate) mod job;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;

@@ -23,7 +23,6 @@ use std::time::Duration;
 use sluiceway_core::claim::{Claimants, Claims};
 use sluiceway_core::config::ConfigProblem;
 use sluiceway_core::failure::{Failure, FailureReason};
-use sluiceway_core::record;
 use sluiceway_core::runner::Runner;
 use sluiceway_core::stack::{StackId, Tool};
 use sluiceway_dashboard::facts::RowState;
@@ -41,6 +40,7 @@ use crate::identity;
 use crate::modes::inputs::{Inputs, JobStatus};
 use crate::modes::job::{Clock, Event, Job};
 use crate::modes::outputs::Outputs;
+use crate::modes::records::Records;
 use crate::printer::Printer;
 use crate::setup::{self, SetupError};
 use crate::write_loop;
@@ -167,6 +167,8 @@ fn scan(
         discovery,
         open_records: &BTreeSet::new(),
         fresher_records: &BTreeSet::new(),
+        trail: Vec::new(),
+        failures: BTreeMap::new(),
         pages: BTreeMap::new(),
         attributions: BTreeMap::new(),
         full: plan.is_full(),
@@ -559,14 +561,19 @@ fn write_github(
         .map_err(|e| format!("The dashboard could not be found or made: {e}."))?;
     let number = ensured.issue.number;
     let url = ensured.issue.html_url.clone();
-    let records = records(github, scanned).map_err(|e| {
+    let records = Records::read(github, &scanned.discovery.stacks).map_err(|e| {
         format!(
             "The deployment records could not be read, so the dashboard was left as it was: {e}."
         )
     })?;
+    let open = records.open();
+    let fresher = records.newer_than(scanned.at);
+    let run_url = |run: u64| scanned.links.run(run);
     let with_records = Scanned {
-        open_records: &records.open,
-        fresher_records: &records.fresher,
+        open_records: &open,
+        fresher_records: &fresher,
+        trail: records.trail(run_url),
+        failures: records.failure_lines(run_url),
         pages: scanned.pages.clone(),
         attributions: attributions(github, scanned, found, &records, printer),
         hints: scanned.hints.clone(),
@@ -656,58 +663,6 @@ fn scanned_workflow(scanned: &Scanned<'_>) -> Option<String> {
     scanned.workflow_file.map(str::to_owned)
 }
 
-/// What the deployment records say, from one page per environment.
-struct Records {
-    /// Stacks with an open record: they are deploying.
-    open: BTreeSet<StackId>,
-    /// The commit of each stack's newest successful deploy.
-    last_deploy: BTreeMap<StackId, String>,
-    /// Stacks with a record made after the scan started.
-    fresher: BTreeSet<StackId>,
-}
-
-fn records(
-    github: &dyn GitHub,
-    scanned: &Scanned<'_>,
-) -> Result<Records, sluiceway_github::GitHubError> {
-    let environments: BTreeSet<&str> = scanned
-        .discovery
-        .stacks
-        .iter()
-        .map(|s| s.settings.environment.as_str())
-        .collect();
-    let mut found = Records {
-        open: BTreeSet::new(),
-        last_deploy: BTreeMap::new(),
-        fresher: BTreeSet::new(),
-    };
-    for environment in environments {
-        // Newest first, so the first success of a stack is its last deploy.
-        for record in github.deployment_records(environment)?.records {
-            let Some(stack) = record::stack_of_task(&record.task).map(StackId::given) else {
-                continue;
-            };
-            let newest = record
-                .latest_status
-                .as_ref()
-                .map_or(record.created_at, |s| s.created_at);
-            if newest > scanned.at {
-                found.fresher.insert(stack.clone());
-            }
-            if record.is_open() {
-                found.open.insert(stack);
-            } else if record
-                .latest_status
-                .as_ref()
-                .is_some_and(|s| s.state == sluiceway_github::RecordState::Success)
-            {
-                found.last_deploy.entry(stack).or_insert(record.sha);
-            }
-        }
-    }
-    Ok(found)
-}
-
 /// Attributes the pending stacks (decision 0026) from one walk of recent commits. A
 /// failure leaves the lines out and is said once; it never stops the scan.
 fn attributions(
@@ -773,10 +728,11 @@ fn attributions(
         head: scanned.sha,
         repository_url: format!("{}/{}", scanned.links.server, scanned.links.repository),
     };
+    let last_deploys = records.last_deploys();
     let last: BTreeMap<usize, String> = stacks
         .iter()
         .enumerate()
-        .filter_map(|(i, s)| Some((i, records.last_deploy.get(&s.id)?.clone())))
+        .filter_map(|(i, s)| Some((i, last_deploys.get(&s.id)?.clone())))
         .collect();
     attribution::all(&attributing, &pending, &last)
         .into_iter()
@@ -894,7 +850,7 @@ fn write_result(dir: &Path, result: &ScanResult) -> std::io::Result<PathBuf> {
     Ok(path)
 }
 
-fn links(job: &Job) -> Links {
+pub(crate) fn links(job: &Job) -> Links {
     Links {
         server: job.server.clone(),
         repository: job.repository.clone(),

@@ -15,7 +15,7 @@ use sluiceway_core::stack::StackId;
 use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::reader::ReadBody;
 use sluiceway_dashboard::view::{
-    Attribution, Hint, Ignored, Links, Root, Row, RowSource, State, View,
+    Attribution, FailureLine, Hint, Ignored, Links, Root, Row, RowSource, State, TrailEntry, View,
 };
 
 /// What this scan knows of one stack it previewed (or could not).
@@ -34,6 +34,10 @@ pub struct Scanned<'a> {
     /// Stacks with a record newer than this scan's start: a deploy that happened while
     /// the scan previewed, which its preview may not have seen.
     pub fresher_records: &'a BTreeSet<StackId>,
+    /// The deploys that ended, newest first, from the records.
+    pub trail: Vec<TrailEntry>,
+    /// The stacks whose last deploy failed, with the line their rows keep.
+    pub failures: BTreeMap<StackId, FailureLine>,
     /// Each stack's preview page, where its row links; else the summary.
     pub pages: BTreeMap<StackId, String>,
     /// Who changed what, for the pending stacks the walk could attribute.
@@ -152,7 +156,7 @@ pub fn view(
             .filter(|_| live_root.is_some())
             .map(|l| l.unknown_rows().map(|r| r.text.clone()).collect())
             .unwrap_or_default(),
-        trail: Vec::new(),
+        trail: scanned.trail.clone(),
         ignored: scanned
             .discovery
             .ignored
@@ -201,13 +205,13 @@ fn fresh(id: &StackId, found: &Found, scanned: &Scanned<'_>) -> Row {
     Row {
         stack: id.clone(),
         state,
-        failure: None,
+        failure: scanned.failures.get(id).cloned(),
         notes: Vec::new(),
     }
 }
 
 /// The root facts of a live body this version writes over.
-fn live_root(live: &ReadBody) -> Option<Root> {
+pub(crate) fn live_root(live: &ReadBody) -> Option<Root> {
     let root = live.root.as_ref().filter(|r| r.get("v") == Some("1"))?;
     Some(Root {
         scan_sha: root.get("scan-sha")?.to_owned(),
@@ -331,6 +335,8 @@ mod tests {
             discovery,
             open_records: open,
             fresher_records: fresher,
+            trail: Vec::new(),
+            failures: BTreeMap::new(),
             pages: BTreeMap::new(),
             attributions: BTreeMap::new(),
             full: true,

@@ -1,0 +1,539 @@
+//! Apply: deploys the one stack a deployment record names, exactly as ticked (decisions
+//! 0003, 0019, 0035, 0051). It runs only on an open Sluiceway record that this run opened
+//! for a stack discovery knows; it previews the stack again, keeping what the deploy
+//! applies, and deploys only when the fresh diff hash is the ticked one. Every way out
+//! ends the record with a fixed reason and swaps the row.
+
+use std::time::Instant;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use sluiceway_core::failure::FailureReason;
+use sluiceway_core::record::Approved;
+use sluiceway_core::runner::Runner;
+use sluiceway_core::stack::Stack;
+use sluiceway_dashboard::body;
+use sluiceway_dashboard::reader;
+use sluiceway_dashboard::view::{Row, RowSource, State};
+use sluiceway_github::{GitHub, NewDeploymentStatus, RecordState};
+use sluiceway_tools::adapter::{Adapter, Context};
+
+use crate::Outcome;
+use crate::checkout::Checkout;
+use crate::identity;
+use crate::modes::inputs::Inputs;
+use crate::modes::job::Job;
+use crate::modes::outputs::Outputs;
+use crate::modes::records::{Record, Records, ended};
+use crate::modes::rewrite::Rewrite;
+use crate::modes::scan::links;
+use crate::printer::Printer;
+use crate::setup;
+use crate::write_loop;
+
+pub const RESULT_FILE: &str = "sluiceway-apply-result.json";
+
+/// How an apply ended: the `outcome` output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ended {
+    Deployed,
+    InSync,
+    Rehearsed,
+    Refused,
+    Failed,
+}
+
+impl Ended {
+    fn name(self) -> &'static str {
+        match self {
+            Ended::Deployed => "deployed",
+            Ended::InSync => "in-sync",
+            Ended::Rehearsed => "rehearsed",
+            Ended::Refused => "refused",
+            Ended::Failed => "failed",
+        }
+    }
+}
+
+/// `sluiceway-apply-result.json`: what one apply did, for later steps. No value, no
+/// tool text, no time of day.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(title = "Sluiceway apply result, version 1")]
+pub struct ApplyResult {
+    #[schemars(range(min = 1, max = 1))]
+    pub version: u8,
+    pub stack: String,
+    pub deployment: u64,
+    pub outcome: Ended,
+    /// Sluiceway's fixed reason when it did not deploy.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// From the start of the apply to the file.
+    pub seconds: f64,
+    /// The tool's deploy, when it was asked to deploy.
+    pub deploy_seconds: Option<f64>,
+}
+
+pub fn result_schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(ApplyResult)).unwrap_or_default()
+}
+
+/// What apply runs with.
+pub struct Applying<'a> {
+    pub job: &'a Job,
+    pub inputs: &'a Inputs,
+    pub runner: &'a dyn Runner,
+}
+
+/// Applies the record `id`.
+pub fn run(
+    a: &Applying<'_>,
+    github: &dyn GitHub,
+    id: u64,
+    outputs: &mut Outputs,
+    printer: &mut Printer,
+) -> Outcome {
+    let started = Instant::now();
+    let found = match github.deployment_record(id) {
+        Ok(found) => found,
+        Err(e) => {
+            printer.say(&format!(
+                "::error::The deployment record {id} could not be read: {e}."
+            ));
+            return Outcome::Failed;
+        }
+    };
+    let Some(record) = Record::of(&found) else {
+        printer.say(&format!(
+            "::error::The deployment record {id} is not one of Sluiceway's, so nothing was deployed."
+        ));
+        return Outcome::Failed;
+    };
+    outputs.set("stack", record.stack.to_string());
+    if !record.is_open() {
+        printer
+            .say("::error::This deploy already ended. Tick the box on the dashboard to try again.");
+        outputs.set("outcome", Ended::Refused.name());
+        return Outcome::Failed;
+    }
+    if record.payload.run != a.job.run_id {
+        printer.say(&format!(
+            "::error::The deployment record {id} was opened by run {}, not this one, so nothing was deployed.",
+            record.payload.run
+        ));
+        outputs.set("outcome", Ended::Refused.name());
+        return Outcome::Failed;
+    }
+    let setup = match setup::read(&Checkout::new(&a.job.workspace)) {
+        Ok(setup) => setup,
+        Err(_) => {
+            set(
+                a,
+                github,
+                &record,
+                RecordState::Failure,
+                "sluiceway.yaml or discovery has a problem",
+                printer,
+            );
+            outputs.set("outcome", Ended::Failed.name());
+            return Outcome::Failed;
+        }
+    };
+    let Some(stack) = setup.discovery.stacks.iter().find(|s| s.id == record.stack) else {
+        set(
+            a,
+            github,
+            &record,
+            RecordState::Failure,
+            "the stack is not in this commit's setup",
+            printer,
+        );
+        outputs.set("outcome", Ended::Refused.name());
+        return Outcome::Failed;
+    };
+    if !setup.config.settings.deploys {
+        set(
+            a,
+            github,
+            &record,
+            RecordState::Failure,
+            ended::DEPLOYS_OFF,
+            printer,
+        );
+        outputs.set("outcome", Ended::Refused.name());
+        return Outcome::Failed;
+    }
+    let step = apply(a, github, stack, &record, printer);
+    if let Err(e) = write_row(a, github, &setup, stack, &step, printer) {
+        printer.say(&format!(
+            "::warning::The dashboard could not be written: {e}."
+        ));
+    }
+    if step.ended == Ended::Refused && step.reason.as_deref() == Some(ended::MOVED) {
+        tell_the_ticker(a, github, &record, printer);
+    }
+    let result = ApplyResult {
+        version: 1,
+        stack: stack.id.to_string(),
+        deployment: record.id,
+        outcome: step.ended,
+        reason: step.reason.clone(),
+        seconds: round(started.elapsed().as_secs_f64()),
+        deploy_seconds: step.deploy_seconds.map(round),
+    };
+    outputs.set("outcome", step.ended.name());
+    let path = a.job.runner_temp.join(RESULT_FILE);
+    match serde_json::to_string_pretty(&result)
+        .map_err(std::io::Error::other)
+        .and_then(|text| crate::files::write_whole(&path, format!("{text}\n").as_bytes()))
+    {
+        Ok(()) => outputs.set("result-file", path.display().to_string()),
+        Err(e) => printer.say(&format!(
+            "::warning::The result file could not be written: {e}"
+        )),
+    }
+    printer.say(&format!("{}: {}.", stack.id, step.sentence()));
+    match step.ended {
+        Ended::Deployed | Ended::InSync | Ended::Rehearsed => Outcome::Done,
+        Ended::Refused | Ended::Failed => Outcome::Failed,
+    }
+}
+
+fn round(seconds: f64) -> f64 {
+    (seconds * 1000.0).round() / 1000.0
+}
+
+/// What the apply did, and the row it leaves.
+struct Applied {
+    ended: Ended,
+    reason: Option<String>,
+    deploy_seconds: Option<f64>,
+    /// The row's state after it.
+    row: State,
+    failed: Option<String>,
+}
+
+impl Applied {
+    fn sentence(&self) -> String {
+        match (&self.ended, &self.reason) {
+            (Ended::Deployed, _) => "deployed".to_owned(),
+            (Ended::InSync, _) => "nothing to deploy, already in sync".to_owned(),
+            (Ended::Rehearsed, _) => "rehearsed, nothing was deployed".to_owned(),
+            (_, Some(reason)) => format!("nothing was deployed: {reason}"),
+            (_, None) => "nothing was deployed".to_owned(),
+        }
+    }
+}
+
+fn apply(
+    a: &Applying<'_>,
+    github: &dyn GitHub,
+    stack: &Stack,
+    record: &Record,
+    printer: &mut Printer,
+) -> Applied {
+    let run_url = a.job.run_url();
+    let failed = |reason: String| Applied {
+        ended: Ended::Failed,
+        reason: Some(reason.clone()),
+        deploy_seconds: None,
+        row: State::PreviewFailed {
+            reason: reason.clone(),
+            run: run_url.clone(),
+        },
+        failed: Some(reason),
+    };
+    set(
+        a,
+        github,
+        record,
+        RecordState::InProgress,
+        "deploying",
+        printer,
+    );
+    let adapter = match Adapter::for_stack(stack, &a.job.workspace) {
+        Ok(adapter) => adapter,
+        Err(unsupported) => {
+            let reason = unsupported.failure().reason.to_string();
+            set(a, github, record, RecordState::Failure, &reason, printer);
+            return failed(reason);
+        }
+    };
+    let scratch = a.job.runner_temp.clone();
+    let limit = stack
+        .settings
+        .preview_timeout_minutes
+        .map_or(a.inputs.preview_timeout, |m| {
+            std::time::Duration::from_secs(u64::from(m) * 60)
+        });
+    let ctx = Context {
+        runner: a.runner,
+        env: &a.job.tool_env,
+        repository: &a.job.repository,
+        scratch: &scratch,
+        time_limit: limit,
+    };
+    if let Err(e) = adapter.check_version(&ctx, &a.job.workspace) {
+        printer.say(&format!("::error::{e}"));
+        let reason = FailureReason::ToolUnusable {
+            tool: adapter.tool().name(),
+        }
+        .to_string();
+        set(a, github, record, RecordState::Failure, &reason, printer);
+        return failed(reason);
+    }
+    printer.say(&format!("::group::[{}]", stack.id));
+    let outcome = (|| {
+        if let Some(preparation) = adapter.preparation() {
+            let step = preparation.run(&ctx);
+            say_log(step.log.job_log_lines(), printer);
+            if let Err(f) = step.result {
+                return Err(format!(
+                    "the preparation before the deploy failed: {}",
+                    f.reason
+                ));
+            }
+        }
+        let preview = adapter.preview(&ctx, true);
+        say_log(preview.log.job_log_lines(), printer);
+        preview
+            .result
+            .map_err(|f| format!("the preview before the deploy failed: {}", f.reason))
+    })();
+    let previewed = match outcome {
+        Ok(previewed) => previewed,
+        Err(reason) => {
+            printer.say("::endgroup::");
+            set(a, github, record, RecordState::Failure, &reason, printer);
+            return failed(reason);
+        }
+    };
+    let ticked = match &record.payload.approved {
+        Approved::Hash(hash) => hash.clone(),
+        Approved::Merge(_) => String::new(),
+    };
+    let fresh = previewed.diff.hash();
+    let pending = State::Pending {
+        diff: previewed.diff.clone(),
+        preview: None,
+        attribution: None,
+    };
+    if fresh != ticked {
+        printer.say("::endgroup::");
+        set(a, github, record, RecordState::Error, ended::MOVED, printer);
+        return Applied {
+            ended: Ended::Refused,
+            reason: Some(ended::MOVED.to_owned()),
+            deploy_seconds: None,
+            row: if previewed.diff.is_empty() {
+                State::InSync
+            } else {
+                pending
+            },
+            failed: None,
+        };
+    }
+    if previewed.diff.is_empty() {
+        printer.say("::endgroup::");
+        set(
+            a,
+            github,
+            record,
+            RecordState::Success,
+            ended::IN_SYNC,
+            printer,
+        );
+        return Applied {
+            ended: Ended::InSync,
+            reason: None,
+            deploy_seconds: None,
+            row: State::InSync,
+            failed: None,
+        };
+    }
+    if a.inputs.dry_run {
+        printer.say("::endgroup::");
+        set(
+            a,
+            github,
+            record,
+            RecordState::Inactive,
+            ended::REHEARSED,
+            printer,
+        );
+        return Applied {
+            ended: Ended::Rehearsed,
+            reason: None,
+            deploy_seconds: None,
+            row: pending,
+            failed: None,
+        };
+    }
+    let Some(kept) = previewed.kept else {
+        printer.say("::endgroup::");
+        let reason = FailureReason::ChangedSincePreview.to_string();
+        set(a, github, record, RecordState::Failure, &reason, printer);
+        return failed(reason);
+    };
+    let deploying = Instant::now();
+    let deployed = adapter.deploy(&ctx, &kept);
+    let deploy_seconds = Some(deploying.elapsed().as_secs_f64());
+    say_log(deployed.log.job_log_lines(), printer);
+    drop(kept);
+    match deployed.result {
+        Ok(()) => {
+            printer.say("::endgroup::");
+            set(
+                a,
+                github,
+                record,
+                RecordState::Success,
+                ended::DEPLOYED,
+                printer,
+            );
+            Applied {
+                ended: Ended::Deployed,
+                reason: None,
+                deploy_seconds,
+                row: State::InSync,
+                failed: None,
+            }
+        }
+        Err(failure) => {
+            let reason = format!("the deploy failed: {}", failure.reason);
+            // What is left to deploy now, for the row.
+            let after = adapter.preview(&ctx, false);
+            say_log(after.log.job_log_lines(), printer);
+            printer.say("::endgroup::");
+            set(a, github, record, RecordState::Failure, &reason, printer);
+            let row = match after.result {
+                Ok(p) if p.diff.is_empty() => State::InSync,
+                Ok(p) => State::Pending {
+                    diff: p.diff,
+                    preview: None,
+                    attribution: None,
+                },
+                Err(f) => State::PreviewFailed {
+                    reason: f.reason.to_string(),
+                    run: run_url.clone(),
+                },
+            };
+            Applied {
+                ended: Ended::Failed,
+                reason: Some(reason.clone()),
+                deploy_seconds,
+                row,
+                failed: Some(reason),
+            }
+        }
+    }
+}
+
+fn say_log(lines: &[String], printer: &mut Printer) {
+    for line in lines {
+        printer.say(line);
+    }
+}
+
+/// Writes a status of the record: `in_progress`, or a result with its fixed reason.
+fn set(
+    a: &Applying<'_>,
+    github: &dyn GitHub,
+    record: &Record,
+    state: RecordState,
+    description: &str,
+    printer: &mut Printer,
+) {
+    let status = NewDeploymentStatus {
+        state,
+        description: description.to_owned(),
+        log_url: Some(a.job.run_url()),
+    };
+    if let Err(e) = github.set_deployment_status(record.id, &status) {
+        printer.say(&format!(
+            "::error::The deployment record {} could not be set to {}: {e}.",
+            record.id,
+            state.rest_name()
+        ));
+    }
+}
+
+/// Swaps the stack's row for what the apply left, with the trail drawn again.
+fn write_row(
+    a: &Applying<'_>,
+    github: &dyn GitHub,
+    setup: &setup::Setup,
+    stack: &Stack,
+    applied: &Applied,
+    printer: &mut Printer,
+) -> Result<(), String> {
+    let Some(number) = dashboard_number(a.job, github, &setup.config.settings.dashboard.label)
+    else {
+        return Err("no dashboard issue is open".to_owned());
+    };
+    let records = Records::read(github, &setup.discovery.stacks).map_err(|e| e.to_string())?;
+    let job = a.job;
+    let rewrite = Rewrite {
+        config: &setup.config,
+        discovery: &setup.discovery,
+        links: links(job),
+        trail: records.trail(|run| links(job).run(run)),
+        version: identity::VERSION,
+    };
+    let failures = records.failure_lines(|run| links(job).run(run));
+    let row = Row {
+        stack: stack.id.clone(),
+        state: applied.row.clone(),
+        failure: failures.get(&stack.id).cloned(),
+        notes: Vec::new(),
+    };
+    write_loop::write(github, number, |from| {
+        let live = reader::read(from);
+        let replace = |block: &reader::RowBlock| {
+            (block.facts.stack == stack.id.as_str()).then(|| RowSource::Fresh(row.clone()))
+        };
+        rewrite
+            .view(&live, &replace)
+            .and_then(|view| body::render(&view).ok())
+            .unwrap_or_else(|| from.to_owned())
+    })
+    .map_err(|e| e.to_string())?;
+    if let Some(reason) = &applied.failed {
+        printer.say(&format!(
+            "::error::The deploy of {} failed: {reason}.",
+            stack.id
+        ));
+    }
+    Ok(())
+}
+
+/// The dashboard's number: from the event when it is the dashboard's edit, else found
+/// by its label.
+pub fn dashboard_number(job: &Job, github: &dyn GitHub, label: &str) -> Option<u64> {
+    if let Some(issue) = &job.issue {
+        return Some(issue.number);
+    }
+    github
+        .open_issues_labelled(label)
+        .ok()?
+        .into_iter()
+        .map(|i| i.number)
+        .min()
+}
+
+/// Tells the ticker the change moved (decision 0051), in one comment on the dashboard.
+fn tell_the_ticker(a: &Applying<'_>, github: &dyn GitHub, record: &Record, printer: &mut Printer) {
+    let Some(number) = a.job.issue.as_ref().map(|i| i.number) else {
+        return;
+    };
+    let text = format!(
+        "@{} ticked **{}**, and the change moved since the tick, so nothing was deployed. The row on the dashboard shows the change as it is now. Tick it again to deploy that.",
+        record.payload.ticker,
+        sluiceway_dashboard::escape::text(record.stack.as_str())
+    );
+    if let Err(e) = github.comment(number, &text) {
+        printer.say(&format!("::warning::The ticker could not be told: {e}."));
+    }
+}

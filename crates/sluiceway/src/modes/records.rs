@@ -1,0 +1,184 @@
+//! What the deployment records say (decision 0003): the lock and the history of every
+//! deploy, read as one page of the newest records per environment. Every writer redraws
+//! the rows' deploying state, failure lines and the trail from here, so the body is only
+//! ever a cache of it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use jiff::Timestamp;
+use sluiceway_core::record::{self, Payload};
+use sluiceway_core::stack::{Stack, StackId};
+use sluiceway_dashboard::view::{FailureLine, TrailEntry, TrailResult};
+use sluiceway_github::{DeploymentRecord, GitHub, GitHubError, RecordState};
+
+/// The fixed descriptions a record's statuses end with.
+pub mod ended {
+    pub const DEPLOYED: &str = "deployed";
+    pub const IN_SYNC: &str = "nothing to deploy, already in sync";
+    pub const REHEARSED: &str = "rehearsed, nothing was deployed";
+    pub const MOVED: &str = "the change moved since the tick";
+    pub const NO_RESULT: &str = "the run ended without a result";
+    pub const DEPLOYS_OFF: &str = "deploys are turned off in sluiceway.yaml";
+}
+
+/// One Sluiceway record, its payload read.
+#[derive(Debug, Clone)]
+pub struct Record {
+    pub id: u64,
+    pub stack: StackId,
+    pub environment: String,
+    pub sha: String,
+    pub payload: Payload,
+    pub state: Option<RecordState>,
+    pub description: String,
+    /// When its newest status was written, else when it was made.
+    pub at: Timestamp,
+}
+
+impl Record {
+    /// Reads a record of ours; `None` for another task or a payload this version does
+    /// not read.
+    pub fn of(found: &DeploymentRecord) -> Option<Record> {
+        let stack = StackId::given(record::stack_of_task(&found.task)?);
+        let payload = Payload::read(&found.payload)?;
+        Some(Record {
+            id: found.id,
+            stack,
+            environment: found.environment.clone(),
+            sha: found.sha.clone(),
+            payload,
+            state: found.latest_status.as_ref().map(|s| s.state),
+            description: found
+                .latest_status
+                .as_ref()
+                .map(|s| s.description.clone())
+                .unwrap_or_default(),
+            at: found
+                .latest_status
+                .as_ref()
+                .map_or(found.created_at, |s| s.created_at),
+        })
+    }
+
+    pub fn is_open(&self) -> bool {
+        !self.state.is_some_and(RecordState::is_result)
+    }
+
+    /// How the trail names this record, when it is a deploy fact at all.
+    fn trail_result(&self) -> Option<TrailResult> {
+        match (self.state?, self.description.as_str()) {
+            (RecordState::Success, ended::IN_SYNC) => Some(TrailResult::NoChanges),
+            (RecordState::Success, _) => Some(TrailResult::Deployed),
+            (RecordState::Inactive, ended::REHEARSED) => Some(TrailResult::Rehearsed),
+            (RecordState::Inactive, _) => Some(TrailResult::Deployed),
+            (RecordState::Failure | RecordState::Error, ended::MOVED) => None,
+            (RecordState::Failure | RecordState::Error, _) => Some(TrailResult::Failed),
+            _ => None,
+        }
+    }
+}
+
+/// The records of every environment the stacks name, newest first.
+#[derive(Debug, Clone, Default)]
+pub struct Records {
+    pub all: Vec<Record>,
+}
+
+impl Records {
+    pub fn read(github: &dyn GitHub, stacks: &[Stack]) -> Result<Records, GitHubError> {
+        let environments: BTreeSet<&str> = stacks
+            .iter()
+            .map(|s| s.settings.environment.as_str())
+            .collect();
+        let mut all = Vec::new();
+        for environment in environments {
+            all.extend(
+                github
+                    .deployment_records(environment)?
+                    .records
+                    .iter()
+                    .filter_map(Record::of),
+            );
+        }
+        all.sort_by(|a, b| b.at.cmp(&a.at).then(b.id.cmp(&a.id)));
+        Ok(Records { all })
+    }
+
+    /// Stacks with an open record: they are deploying.
+    pub fn open(&self) -> BTreeSet<StackId> {
+        self.all
+            .iter()
+            .filter(|r| r.is_open())
+            .map(|r| r.stack.clone())
+            .collect()
+    }
+
+    /// The open record of a stack, if any.
+    pub fn open_of(&self, stack: &StackId) -> Option<&Record> {
+        self.all.iter().find(|r| r.is_open() && &r.stack == stack)
+    }
+
+    /// The commit of each stack's newest successful deploy.
+    pub fn last_deploys(&self) -> BTreeMap<StackId, String> {
+        let mut last = BTreeMap::new();
+        for record in &self.all {
+            if record.state == Some(RecordState::Success) {
+                last.entry(record.stack.clone())
+                    .or_insert_with(|| record.sha.clone());
+            }
+        }
+        last
+    }
+
+    /// Stacks with a record written after `since`.
+    pub fn newer_than(&self, since: Timestamp) -> BTreeSet<StackId> {
+        self.all
+            .iter()
+            .filter(|r| r.at > since)
+            .map(|r| r.stack.clone())
+            .collect()
+    }
+
+    /// Every deploy that ended, newest first (decision 0062).
+    pub fn trail(&self, run_url: impl Fn(u64) -> String) -> Vec<TrailEntry> {
+        self.all
+            .iter()
+            .filter_map(|r| {
+                Some(TrailEntry {
+                    stack: r.stack.clone(),
+                    result: r.trail_result()?,
+                    login: r.payload.ticker.clone(),
+                    at: r.at,
+                    run: run_url(r.payload.run),
+                })
+            })
+            .collect()
+    }
+
+    /// The failure line of each stack whose newest ended deploy failed: it stays on the
+    /// row until a later deploy goes out.
+    pub fn failure_lines(&self, run_url: impl Fn(u64) -> String) -> BTreeMap<StackId, FailureLine> {
+        let mut seen = BTreeSet::new();
+        let mut lines = BTreeMap::new();
+        for record in &self.all {
+            let Some(result) = record.trail_result() else {
+                continue;
+            };
+            if !seen.insert(record.stack.clone()) {
+                continue;
+            }
+            if result == TrailResult::Failed {
+                lines.insert(
+                    record.stack.clone(),
+                    FailureLine {
+                        reason: record.description.clone(),
+                        ticker: record.payload.ticker.clone(),
+                        at: record.at,
+                        run: run_url(record.payload.run),
+                    },
+                );
+            }
+        }
+        lines
+    }
+}

@@ -1,0 +1,105 @@
+//! How a writer other than the scan changes the dashboard: it rewrites the rows it acted
+//! on and carries every other block byte for byte, over the live body the write loop
+//! hands it; the trail is drawn again from the records.
+
+use sluiceway_core::config::Config;
+use sluiceway_core::discovery::Discovery;
+use sluiceway_dashboard::reader::{ReadBody, RowBlock};
+use sluiceway_dashboard::view::{Ignored, Links, RowSource, TrailEntry, View};
+
+use crate::modes::scan::rows::live_root;
+
+/// What every rewrite of a body needs besides the live body.
+pub struct Rewrite<'a> {
+    pub config: &'a Config,
+    pub discovery: &'a Discovery,
+    pub links: Links,
+    pub trail: Vec<TrailEntry>,
+    pub version: &'a str,
+}
+
+impl Rewrite<'_> {
+    /// The live body's view with `replace` given each row block: `Some` is the row now,
+    /// `None` keeps the block. `None` when the live body is not one this version writes.
+    pub fn view(
+        &self,
+        live: &ReadBody,
+        replace: &dyn Fn(&RowBlock) -> Option<RowSource>,
+    ) -> Option<View> {
+        Some(View {
+            root: live_root(live)?,
+            links: self.links.clone(),
+            rows: live
+                .rows
+                .iter()
+                .filter(|r| r.facts.state.is_some())
+                .map(|block| replace(block).unwrap_or_else(|| RowSource::Carried(block.clone())))
+                .collect(),
+            unknown: live.unknown_rows().map(|r| r.text.clone()).collect(),
+            trail: self.trail.clone(),
+            ignored: self
+                .discovery
+                .ignored
+                .iter()
+                .map(|i| Ignored {
+                    stack: i.id.clone(),
+                    reason: i.reason.clone(),
+                })
+                .collect(),
+            confirms: Vec::new(),
+            hints: Vec::new(),
+            layout: self.config.settings.dashboard.clone(),
+            attribution_names: self.config.settings.attribution.names as usize,
+            version: self.version.to_owned(),
+        })
+    }
+}
+
+/// The block with its box cleared and, when given, a note right under its first line
+/// (never twice). Only the `[x]` is edited: the rest stays as the live body has it.
+pub fn untick(block: &RowBlock, note: Option<&str>) -> RowBlock {
+    let mut lines: Vec<String> = block.text.lines().map(str::to_owned).collect();
+    if let Some(first) = lines.first_mut() {
+        *first = first
+            .replacen("- [x]", "- [ ]", 1)
+            .replacen("- [X]", "- [ ]", 1);
+    }
+    if let Some(note) = note {
+        let line = format!("  {note}");
+        if lines.get(1) != Some(&line) {
+            lines.insert(1.min(lines.len()), line);
+        }
+    }
+    RowBlock {
+        ticked: false,
+        text: lines.join("\n"),
+        ..block.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use sluiceway_dashboard::reader;
+
+    use super::*;
+
+    #[test]
+    fn untick_edits_only_the_box_and_adds_the_note_once() {
+        let body = "- [x] **a** · 1 create <!-- sluiceway:row stack=\"a\" state=\"pending\" hash=\"0123456789abcdef\" creates=\"1\" -->\n  <details>…</details>\n  <!-- /sluiceway:row -->\n";
+        let block = &reader::read(body).rows[0];
+        assert!(block.ticked);
+        let cleared = untick(block, Some("a note"));
+        assert!(!cleared.ticked);
+        assert!(
+            cleared
+                .text
+                .starts_with("- [ ] **a** · 1 create <!-- sluiceway:row")
+        );
+        assert_eq!(cleared.text.lines().nth(1), Some("  a note"));
+        let again = untick(&cleared, Some("a note"));
+        assert_eq!(again.text, cleared.text, "the note is there once");
+        let rendered = format!("{}\n", cleared.text);
+        let read = reader::read(&rendered);
+        assert_eq!(read.rows[0].facts, block.facts, "the marker is untouched");
+    }
+}

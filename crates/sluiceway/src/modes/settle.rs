@@ -1,0 +1,112 @@
+//! Settle (and the action's post step): ends every open Sluiceway record of its own run
+//! that has no result, with `error` "the run ended without a result" (decisions 0003,
+//! 0035), redraws those rows with their failure lines, and asks for a full scan. It runs
+//! no tool and reads no env file. Red only when it could not write a status or ask for
+//! the scan.
+
+use sluiceway_dashboard::body;
+use sluiceway_dashboard::reader;
+use sluiceway_dashboard::view::{Row, RowSource, State};
+use sluiceway_github::{GitHub, NewDeploymentStatus, RecordState};
+
+use crate::Outcome;
+use crate::checkout::Checkout;
+use crate::identity;
+use crate::modes::apply::dashboard_number;
+use crate::modes::job::Job;
+use crate::modes::records::{Records, ended};
+use crate::modes::resolve::dispatch_full_scan;
+use crate::modes::rewrite::Rewrite;
+use crate::modes::scan::links;
+use crate::printer::Printer;
+use crate::setup;
+use crate::write_loop;
+
+pub fn run(job: &Job, github: &dyn GitHub, printer: &mut Printer) -> Outcome {
+    let setup = match setup::read(&Checkout::new(&job.workspace)) {
+        Ok(setup) => setup,
+        Err(_) => {
+            printer.say("::error::sluiceway.yaml or discovery has a problem, so settle cannot tell which records are its own.");
+            return Outcome::Failed;
+        }
+    };
+    let records = match Records::read(github, &setup.discovery.stacks) {
+        Ok(records) => records,
+        Err(e) => {
+            printer.say(&format!(
+                "::error::The deployment records could not be read: {e}."
+            ));
+            return Outcome::Failed;
+        }
+    };
+    let own: Vec<_> = records
+        .all
+        .iter()
+        .filter(|r| r.is_open() && r.payload.run == job.run_id)
+        .collect();
+    if own.is_empty() {
+        printer.say("Every deployment record of this run has its result.");
+        return Outcome::Done;
+    }
+    let mut red = false;
+    let mut ended_now = Vec::new();
+    for record in own {
+        let status = NewDeploymentStatus {
+            state: RecordState::Error,
+            description: ended::NO_RESULT.to_owned(),
+            log_url: Some(job.run_url()),
+        };
+        match github.set_deployment_status(record.id, &status) {
+            Ok(()) => {
+                printer.say(&format!("{}: {}.", record.stack, ended::NO_RESULT));
+                ended_now.push(record.stack.clone());
+            }
+            Err(e) => {
+                printer.say(&format!(
+                    "::error::The deployment record {} of {} could not be ended: {e}.",
+                    record.id, record.stack
+                ));
+                red = true;
+            }
+        }
+    }
+    // The rows of the records just ended say their deploy failed; a full scan follows.
+    if let Some(number) = dashboard_number(job, github, &setup.config.settings.dashboard.label)
+        && let Ok(records) = Records::read(github, &setup.discovery.stacks)
+    {
+        let failures = records.failure_lines(|run| links(job).run(run));
+        let rewrite = Rewrite {
+            config: &setup.config,
+            discovery: &setup.discovery,
+            links: links(job),
+            trail: records.trail(|run| links(job).run(run)),
+            version: identity::VERSION,
+        };
+        let written = write_loop::write(github, number, |from| {
+            let live = reader::read(from);
+            let replace = |block: &reader::RowBlock| {
+                let stack = ended_now.iter().find(|s| s.as_str() == block.facts.stack)?;
+                Some(RowSource::Fresh(Row {
+                    stack: stack.clone(),
+                    state: State::PreviewFailed {
+                        reason: ended::NO_RESULT.to_owned(),
+                        run: job.run_url(),
+                    },
+                    failure: failures.get(stack).cloned(),
+                    notes: Vec::new(),
+                }))
+            };
+            rewrite
+                .view(&live, &replace)
+                .and_then(|view| body::render(&view).ok())
+                .unwrap_or_else(|| from.to_owned())
+        });
+        if let Err(e) = written {
+            printer.say(&format!(
+                "::warning::The dashboard could not be written: {e}."
+            ));
+        }
+    }
+    red |= !dispatch_full_scan(job, github, printer);
+    if red { Outcome::Failed } else { Outcome::Done }
+}

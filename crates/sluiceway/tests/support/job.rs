@@ -1,0 +1,209 @@
+//! A job's world for the end-to-end tests: a checkout copied from an example, the
+//! runner's folders, and the real `sluiceway` binary run the way a GitHub Actions job
+//! runs it (the job's variables, the event payload, `INPUT_*`, `GITHUB_OUTPUT`,
+//! `GITHUB_STEP_SUMMARY`, `RUNNER_TEMP`), against the emulator.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::Command;
+
+use github_emulator::Act;
+use github_emulator::world::FileChange;
+use sluiceway_dashboard::reader;
+use sluiceway_github::GitHub;
+
+use super::{Bed, REPO, copy_dir, tofu_dir, workspace};
+
+pub(crate) const CANARY: &str = "CANARY-SECRET";
+pub(crate) const PATCH_ISSUE: &str = "PATCH /repos/{owner}/{repo}/issues/{issue_number}";
+
+/// A job's world: a checkout copied from the example, and the runner's folders.
+pub(crate) struct Job {
+    pub(crate) checkout: tempfile::TempDir,
+    pub(crate) runner: tempfile::TempDir,
+    /// More of the job's variables, as a workflow sets them.
+    pub(crate) env: Vec<(String, String)>,
+    /// The event payload; a push to main when unset.
+    pub(crate) payload: Option<String>,
+}
+
+/// What one run of the binary left.
+pub(crate) struct Ran {
+    pub(crate) code: Option<i32>,
+    pub(crate) log: String,
+    pub(crate) outputs: BTreeMap<String, String>,
+    pub(crate) summary: String,
+    pub(crate) result: Option<serde_json::Value>,
+    pub(crate) result_text: String,
+}
+
+impl Job {
+    pub(crate) fn new() -> Job {
+        let checkout = tempfile::tempdir().unwrap();
+        copy_dir(&workspace().join("examples/quickstart"), checkout.path());
+        Job {
+            checkout,
+            runner: tempfile::tempdir().unwrap(),
+            env: Vec::new(),
+            payload: None,
+        }
+    }
+
+    pub(crate) fn file(&self, path: &str) -> PathBuf {
+        self.checkout.path().join(path)
+    }
+
+    /// Runs `sluiceway run` as the job's step would, with `path` as PATH.
+    pub(crate) fn run_with(
+        &self,
+        bed: &Bed,
+        event: &str,
+        sha: &str,
+        path: &str,
+        inputs: &[(&str, &str)],
+    ) -> Ran {
+        let temp = self.runner.path();
+        let output = temp.join("output.txt");
+        let summary = temp.join("summary.md");
+        let _ = std::fs::remove_file(&output);
+        let _ = std::fs::remove_file(&summary);
+        let _ = std::fs::remove_file(temp.join("sluiceway-scan-result.json"));
+        let payload = temp.join("event.json");
+        std::fs::write(
+            &payload,
+            self.payload
+                .as_deref()
+                .unwrap_or(r#"{"ref":"refs/heads/main","repository":{"default_branch":"main"}}"#),
+        )
+        .unwrap();
+        let base = bed.emulator.base_url();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_sluiceway"));
+        command
+            .arg("run")
+            .env_clear()
+            .env("PATH", path)
+            .env("HOME", temp)
+            .env("GITHUB_ACTIONS", "true")
+            .env("GITHUB_EVENT_NAME", event)
+            .env("GITHUB_EVENT_PATH", &payload)
+            .env("GITHUB_REPOSITORY", REPO)
+            .env("GITHUB_SHA", sha)
+            .env("GITHUB_RUN_ID", "4242")
+            .env("GITHUB_RUN_ATTEMPT", "1")
+            .env("GITHUB_SERVER_URL", "https://github.com")
+            .env("GITHUB_API_URL", &base)
+            .env("GITHUB_GRAPHQL_URL", format!("{base}/graphql"))
+            .env("GITHUB_WORKSPACE", self.checkout.path())
+            .env("GITHUB_OUTPUT", &output)
+            .env("GITHUB_STEP_SUMMARY", &summary)
+            .env("RUNNER_TEMP", temp)
+            .env("INPUT_GITHUB-TOKEN", "t")
+            .env("INPUT_MODE", "scan")
+            .env("INPUT_CONCURRENCY", "");
+        command.envs(self.env.iter().map(|(k, v)| (k, v)));
+        for (name, value) in inputs {
+            command.env(format!("INPUT_{}", name.to_uppercase()), value);
+        }
+        let out = command.output().unwrap();
+        let result_text =
+            std::fs::read_to_string(temp.join("sluiceway-scan-result.json")).unwrap_or_default();
+        Ran {
+            code: out.status.code(),
+            log: format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ),
+            outputs: std::fs::read_to_string(&output)
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|l| l.split_once('='))
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect(),
+            summary: std::fs::read_to_string(&summary).unwrap_or_default(),
+            result: serde_json::from_str(&result_text).ok(),
+            result_text,
+        }
+    }
+
+    pub(crate) fn run(&self, bed: &Bed, event: &str, sha: &str) -> Ran {
+        let path = format!("{}:/usr/bin:/bin", tofu_dir().display());
+        self.run_with(bed, event, sha, &path, &[])
+    }
+}
+
+pub(crate) fn push(bed: &Bed, message: &str, files: &[&str]) -> String {
+    bed.emulator
+        .act(Act::Push {
+            repo: REPO.into(),
+            branch: "main".into(),
+            author: Some("alice".into()),
+            message: message.into(),
+            files: files
+                .iter()
+                .map(|path| FileChange {
+                    path: (*path).into(),
+                    status: "modified".into(),
+                    previous_path: None,
+                })
+                .collect(),
+        })
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+pub(crate) fn dashboard(bed: &Bed) -> u64 {
+    let open = bed.github.open_issues_labelled("sluiceway").unwrap();
+    assert_eq!(open.len(), 1, "one dashboard");
+    open[0].number
+}
+
+/// Each row's block, by stack.
+pub(crate) fn blocks(body: &str) -> BTreeMap<String, String> {
+    reader::read(body)
+        .rows
+        .into_iter()
+        .map(|r| (r.facts.stack.clone(), r.text))
+        .collect()
+}
+
+pub(crate) fn previewed(log: &str) -> Vec<String> {
+    log.lines()
+        .filter_map(|l| l.strip_prefix("Previewed "))
+        .filter_map(|l| l.split(" in ").next())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The published schema, which must be the one the code generates.
+pub(crate) fn schema() -> serde_json::Value {
+    let text = std::fs::read_to_string(workspace().join("docs/formats/scan-result.schema.json"))
+        .expect("docs/formats/scan-result.schema.json");
+    serde_json::from_str(&text).unwrap()
+}
+
+pub(crate) fn assert_valid_result(ran: &Ran) {
+    let result = ran.result.as_ref().expect("a result file");
+    let validator = jsonschema::validator_for(&schema()).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(result)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "the result file departs from its schema: {errors:?}"
+    );
+}
+
+pub(crate) fn tick(bed: &Bed, number: u64, person: &str, stack: &str) {
+    bed.emulator
+        .act(Act::Tick {
+            repo: REPO.into(),
+            issue: number,
+            person: person.into(),
+            line: stack.into(),
+        })
+        .unwrap();
+}
