@@ -13,9 +13,6 @@ use crate::glob::FileGlobs;
 use crate::repo::{FileSource, RepoFiles, child, split};
 use crate::stack::Tool;
 
-/// The action a generated workflow runs, pinned to its major version.
-pub const ACTION: &str = "sluiceway/sluiceway@v0";
-
 /// The workflow's path inside the repository.
 pub const WORKFLOW_PATH: &str = ".github/workflows/deploy-dashboard.yml";
 
@@ -283,6 +280,7 @@ pub fn workflow(default_branch: &str, label: &str, tools: &BTreeSet<Tool>) -> St
         };
         setup.push_str(step);
     }
+    let action = crate::identity::action();
     format!(
         r#"# Written by `sluiceway init`. The dashboard issue shows what each stack would change;
 # ticking a stack's box deploys exactly that. See `sluiceway check` for what it reads.
@@ -319,7 +317,7 @@ jobs:
     steps:
       - uses: actions/checkout@v4
 {setup}      # Load the credentials your stacks need here (cloud login, kubeconfig, backend tokens).
-      - uses: {ACTION}
+      - uses: {action}
         if: ${{{{ !cancelled() }}}}
         with:
           job-status: ${{{{ job.status }}}}

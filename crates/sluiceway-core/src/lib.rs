@@ -12,6 +12,7 @@ pub mod discovery;
 pub mod env_file;
 pub mod failure;
 pub mod glob;
+pub mod identity;
 pub mod init;
 pub mod named;
 pub mod property_path;

@@ -24,10 +24,6 @@ pub const HARD_LIMIT_BYTES: usize = 262_144;
 
 /// Room kept for the note that names the shortened sections.
 const NOTE_ALLOWANCE: usize = 400;
-
-/// Where the footer's name links to.
-const PROJECT: &str = "https://github.com/sluiceway/sluiceway";
-
 /// Why a body could not be written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BodyError {
@@ -703,9 +699,10 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block]) -> String {
         );
     }
     if layout.footer {
+        let project = sluiceway_core::identity::project_url();
         let _ = write!(
             out,
-            "<sub>[Sluiceway]({PROJECT}) v{} · [docs]({PROJECT}#readme)</sub>\n\n",
+            "<sub>[Sluiceway]({project}) v{} · [docs]({project}#readme)</sub>\n\n",
             view.version
         );
     }

@@ -1,14 +1,9 @@
-//! Sluiceway's own identity: the one place that names where its release lives. The
-//! dashboard's header pictures are served from the release's tag, so a body written by
-//! this version always shows this version's pictures.
+//! The version this build is; where its release lives is the core's `identity`.
 
 /// This build's version; the release tag is `v` and this.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// The repository Sluiceway's releases come from, on github.com.
-pub const REPOSITORY: &str = "sluiceway/sluiceway-rs";
-
-/// The base address of the header pictures at this release's tag.
+/// The base address of this release's header pictures.
 pub fn pictures() -> String {
-    format!("https://raw.githubusercontent.com/{REPOSITORY}/v{VERSION}/assets/header")
+    sluiceway_core::identity::pictures(VERSION)
 }

@@ -126,9 +126,11 @@ fn other_sluiceway_workflow(files: &RepoFiles, source: &impl FileSource) -> Opti
         .map(|name| format!(".github/workflows/{name}"))
         .filter(|path| path != WORKFLOW_PATH && (path.ends_with(".yml") || path.ends_with(".yaml")))
         .find(|path| {
+            // Ours, or the TypeScript implementation's `sluiceway/sluiceway`: either
+            // keeps a dashboard, and two would fight over it.
             source
                 .read_text(path)
-                .is_some_and(|t| t.contains("uses: sluiceway/sluiceway@"))
+                .is_some_and(|t| t.contains("uses: sluiceway/sluiceway"))
         })
 }
 

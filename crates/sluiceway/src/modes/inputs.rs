@@ -78,6 +78,29 @@ pub struct InputError {
     pub takes: &'static str,
 }
 
+/// Every input the action has (`action.yml` lists the same; a test holds the two
+/// together). `github-token` is read by the GitHub client.
+pub const NAMES: [&str; 18] = [
+    "mode",
+    "concurrency",
+    "preview-timeout",
+    "strict",
+    "github-token",
+    "deployment-id",
+    "dry-run",
+    "backend",
+    "pull-request-preview",
+    "deploy-timeout",
+    "env-file",
+    "slack-webhook-url",
+    "telegram-bot-token",
+    "telegram-chat-id",
+    "telegram-thread-id",
+    "webhook-url",
+    "job-id",
+    "job-status",
+];
+
 /// The largest pool a workflow may ask for.
 const MOST_CONCURRENCY: usize = 64;
 const DEFAULT_PREVIEW_MINUTES: u64 = 10;

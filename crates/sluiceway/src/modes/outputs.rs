@@ -8,6 +8,19 @@ use std::path::Path;
 
 use crate::modes::scan::result_file::ScanResult;
 
+/// Every output a mode sets (`action.yml` lists the same; a test holds the two together).
+pub const NAMES: [&str; 9] = [
+    "matrix",
+    "dashboard-url",
+    "pending",
+    "preview-failed",
+    "in-sync",
+    "dashboard-changed",
+    "outcome",
+    "stack",
+    "result-file",
+];
+
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Outputs(BTreeMap<&'static str, String>);
 

@@ -25,6 +25,8 @@ pub(crate) struct Job {
     pub(crate) env: Vec<(String, String)>,
     /// The event payload; a push to main when unset.
     pub(crate) payload: Option<String>,
+    /// Run through the action's shim in this folder rather than the binary itself.
+    pub(crate) action: Option<PathBuf>,
 }
 
 /// What one run of the binary left.
@@ -46,6 +48,7 @@ impl Job {
             runner: tempfile::tempdir().unwrap(),
             env: Vec::new(),
             payload: None,
+            action: None,
         }
     }
 
@@ -77,9 +80,20 @@ impl Job {
         )
         .unwrap();
         let base = bed.emulator.base_url();
-        let mut command = Command::new(env!("CARGO_BIN_EXE_sluiceway"));
+        let mut command = match &self.action {
+            // As the action runs it: its shim picks and checks the binary.
+            Some(action) => {
+                let mut node = Command::new("node");
+                node.arg(action.join("shim/main.js"));
+                node
+            }
+            None => {
+                let mut binary = Command::new(env!("CARGO_BIN_EXE_sluiceway"));
+                binary.arg("run");
+                binary
+            }
+        };
         command
-            .arg("run")
             .env_clear()
             .env("PATH", path)
             .env("HOME", temp)
