@@ -338,3 +338,105 @@ fn settle_ends_a_record_its_run_left_open_and_the_row_says_so() {
         rows["network"]
     );
 }
+
+fn writer(bed: &Bed, login: &str) {
+    bed.emulator
+        .act(Act::AddCollaborator {
+            repo: REPO.into(),
+            login: login.into(),
+            role: Role::Write,
+        })
+        .unwrap();
+}
+
+#[test]
+fn three_ticks_by_three_people_are_each_credited_to_their_ticker() {
+    let bed = Bed::new();
+    writer(&bed, "bob");
+    writer(&bed, "carol");
+    let (mut job, sha, number) = scanned(&bed);
+    tick(&bed, number, "alice", "network");
+    tick(&bed, number, "bob", "storage:dev");
+    tick(&bed, number, "carol", "storage:prod");
+    let ran = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    for (stack, ticker) in [
+        ("network", "alice"),
+        ("storage:dev", "bob"),
+        ("storage:prod", "carol"),
+    ] {
+        assert_eq!(
+            records_of(&bed, stack),
+            [(
+                RecordState::Success,
+                "deployed".to_owned(),
+                ticker.to_owned()
+            )],
+            "{stack}"
+        );
+    }
+    let trail = bed.body(number);
+    let trail = trail.split("## Recently deployed").nth(1).unwrap();
+    for ticker in ["alice", "bob", "carol"] {
+        assert!(trail.contains(ticker), "{trail}");
+    }
+}
+
+#[test]
+fn a_deleted_edit_history_entry_names_nobody_and_nothing_deploys() {
+    let bed = Bed::new();
+    let (mut job, sha, number) = scanned(&bed);
+    tick(&bed, number, "alice", "network");
+    bed.emulator
+        .act(Act::DeleteEdit {
+            repo: REPO.into(),
+            issue: number,
+            newest_first_index: 0,
+            by: "alice".into(),
+        })
+        .unwrap();
+    let ran = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(records_of(&bed, "network").is_empty(), "nothing deploys");
+    assert!(
+        reader::read(&bed.body(number))
+            .rows
+            .iter()
+            .all(|r| !r.ticked),
+        "the box is cleared"
+    );
+    let world = bed.emulator.world();
+    let comments = &world.repo(REPO).unwrap().issues[&number].comments;
+    assert!(comments.is_empty(), "no comment: there is nobody to tell");
+}
+
+#[test]
+fn a_tick_the_bot_wrote_over_and_back_is_still_credited_to_the_person() {
+    let bed = Bed::new();
+    let (mut job, sha, number) = scanned(&bed);
+    tick(&bed, number, "alice", "network");
+    let ticked = bed.body(number);
+    let unticked = ticked.replacen("- [x] **network**", "- [ ] **network**", 1);
+    assert_ne!(ticked, unticked);
+    // A scan's write lands over the tick, then the write loop writes it back (0119).
+    for body in [unticked, ticked] {
+        bed.emulator
+            .act(Act::EditBody {
+                repo: REPO.into(),
+                issue: number,
+                editor: "github-actions[bot]".into(),
+                body,
+            })
+            .unwrap();
+    }
+    let ran = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert_eq!(
+        records_of(&bed, "network"),
+        [(
+            RecordState::Success,
+            "deployed".to_owned(),
+            "alice".to_owned()
+        )]
+    );
+}
