@@ -227,3 +227,116 @@ fn a_changed_manifest_is_pending_with_its_path_and_drift_is_found_where_asked() 
     assert!(left.is_empty(), "rendered sets left behind: {left:?}");
     drop(plane);
 }
+
+/// The payload GitHub sends when the dashboard's body is edited.
+fn edit_event(bed: &Bed, number: u64) -> String {
+    serde_json::json!({
+        "action": "edited",
+        "issue": {
+            "number": number,
+            "state": "open",
+            "user": { "login": "github-actions[bot]" },
+            "body": bed.body(number),
+            "labels": [{ "name": "sluiceway" }],
+            "html_url": format!("https://github.com/{REPO}/issues/{number}"),
+        },
+        "repository": { "default_branch": "main" },
+    })
+    .to_string()
+}
+
+#[test]
+fn a_tick_applies_the_rendered_set_into_the_cluster_and_the_next_scan_is_in_sync() {
+    let (Some(kubectl), Ok(binaries)) = (kubectl(), Binaries::cached()) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must build the control plane and install kubectl"
+        );
+        eprintln!("notice: no control plane or kubectl here; the kubectl deploy was not run");
+        return;
+    };
+    let plane = ControlPlane::start(&binaries, &kubectl).unwrap();
+    let kubeconfig = plane.kubeconfig().to_owned();
+    let mut job = support::job::Job::new();
+    job.checkout = tempfile::tempdir().unwrap();
+    let root = job.checkout.path().to_owned();
+    write(
+        &root,
+        "sluiceway.yaml",
+        &format!(
+            "stacks:\n  - path: apps/web\n    tool: kubectl\n    options:\n      namespace: {NAMESPACE}\n"
+        ),
+    );
+    write(
+        &root,
+        "apps/web/settings.yaml",
+        &config_map("web-settings", "greeting", "hello"),
+    );
+    kubectl_run(
+        &kubectl,
+        &kubeconfig,
+        &["create", "namespace", NAMESPACE],
+        &root,
+    );
+    kubectl_run(
+        &kubectl,
+        &kubeconfig,
+        &["apply", "--server-side", "-f", "apps/web"],
+        &root,
+    );
+    write(
+        &root,
+        "apps/web/settings.yaml",
+        &config_map("web-settings", "greeting", "hi"),
+    );
+    job.env
+        .push(("KUBECONFIG".into(), kubeconfig.display().to_string()));
+    let path = format!("{}:/usr/bin:/bin", kubectl.parent().unwrap().display());
+
+    let bed = Bed::new();
+    let sha = support::job::push(&bed, "a new greeting", &["apps/web/settings.yaml"]);
+    let scanned = job.run_with(&bed, "schedule", &sha, &path, &[]);
+    assert_eq!(scanned.code, Some(0), "{}", scanned.log);
+    let number = support::job::dashboard(&bed);
+    support::job::tick(&bed, number, "alice", "apps/web");
+    job.payload = Some(edit_event(&bed, number));
+    let ran = job.run_with(&bed, "issues", &sha, &path, &[("mode", "")]);
+    job.payload = None;
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert_eq!(ran.outputs["outcome"], "deployed", "{}", ran.log);
+
+    let live = Command::new(&kubectl)
+        .args([
+            "get",
+            "configmap",
+            "web-settings",
+            "--namespace",
+            NAMESPACE,
+            "-o",
+            "jsonpath={.data.greeting}",
+        ])
+        .env("KUBECONFIG", &kubeconfig)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&live.stdout),
+        "hi",
+        "the cluster holds what was ticked"
+    );
+    let again = job.run_with(&bed, "schedule", &sha, &path, &[]);
+    assert_eq!(again.code, Some(0), "{}", again.log);
+    let body = bed.body(number);
+    assert!(
+        support::job::blocks(&body)["apps/web"].contains("state=\"in-sync\""),
+        "{body}"
+    );
+    let trail = body
+        .split("## Recently deployed")
+        .nth(1)
+        .expect("the trail");
+    assert!(
+        trail.contains("apps/web") && trail.contains("alice"),
+        "{trail}"
+    );
+    drop(plane);
+}
