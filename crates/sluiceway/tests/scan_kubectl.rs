@@ -228,23 +228,6 @@ fn a_changed_manifest_is_pending_with_its_path_and_drift_is_found_where_asked() 
     drop(plane);
 }
 
-/// The payload GitHub sends when the dashboard's body is edited.
-fn edit_event(bed: &Bed, number: u64) -> String {
-    serde_json::json!({
-        "action": "edited",
-        "issue": {
-            "number": number,
-            "state": "open",
-            "user": { "login": "github-actions[bot]" },
-            "body": bed.body(number),
-            "labels": [{ "name": "sluiceway" }],
-            "html_url": format!("https://github.com/{REPO}/issues/{number}"),
-        },
-        "repository": { "default_branch": "main" },
-    })
-    .to_string()
-}
-
 #[test]
 fn a_tick_applies_the_rendered_set_into_the_cluster_and_the_next_scan_is_in_sync() {
     let (Some(kubectl), Ok(binaries)) = (kubectl(), Binaries::cached()) else {
@@ -299,7 +282,7 @@ fn a_tick_applies_the_rendered_set_into_the_cluster_and_the_next_scan_is_in_sync
     assert_eq!(scanned.code, Some(0), "{}", scanned.log);
     let number = support::job::dashboard(&bed);
     support::job::tick(&bed, number, "alice", "apps/web");
-    job.payload = Some(edit_event(&bed, number));
+    job.payload = Some(support::job::edit_event(&bed, number));
     let ran = job.run_with(&bed, "issues", &sha, &path, &[("mode", "")]);
     job.payload = None;
     assert_eq!(ran.code, Some(0), "{}", ran.log);

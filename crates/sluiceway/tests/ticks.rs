@@ -13,23 +13,6 @@ use sluiceway_github::{GitHub, RecordState};
 use support::job::*;
 use support::{Bed, REPO, tofu_dir};
 
-/// The payload GitHub sends when the dashboard's body is edited.
-fn edit_event(bed: &Bed, number: u64) -> String {
-    serde_json::json!({
-        "action": "edited",
-        "issue": {
-            "number": number,
-            "state": "open",
-            "user": { "login": "github-actions[bot]" },
-            "body": bed.body(number),
-            "labels": [{ "name": "sluiceway" }],
-            "html_url": format!("https://github.com/{REPO}/issues/{number}"),
-        },
-        "repository": { "default_branch": "main" },
-    })
-    .to_string()
-}
-
 /// A scanned checkout with its dashboard.
 fn scanned(bed: &Bed) -> (Job, String, u64) {
     let job = Job::new();

@@ -12,7 +12,6 @@ use sluiceway_core::failure::FailureReason;
 use sluiceway_core::record::Approved;
 use sluiceway_core::runner::Runner;
 use sluiceway_core::stack::Stack;
-use sluiceway_dashboard::body;
 use sluiceway_dashboard::reader;
 use sluiceway_dashboard::view::{Row, RowSource, State};
 use sluiceway_github::{GitHub, NewDeploymentStatus, RecordState};
@@ -29,7 +28,6 @@ use crate::modes::rewrite::Rewrite;
 use crate::modes::scan::links;
 use crate::printer::Printer;
 use crate::setup;
-use crate::write_loop;
 
 pub const RESULT_FILE: &str = "sluiceway-apply-result.json";
 
@@ -489,17 +487,11 @@ fn write_row(
         failure: failures.get(&stack.id).cloned(),
         notes: Vec::new(),
     };
-    write_loop::write(github, number, |from| {
-        let live = reader::read(from);
-        let replace = |block: &reader::RowBlock| {
+    rewrite
+        .write(github, number, &|block: &reader::RowBlock| {
             (block.facts.stack == stack.id.as_str()).then(|| RowSource::Fresh(row.clone()))
-        };
-        rewrite
-            .view(&live, &replace)
-            .and_then(|view| body::render(&view).ok())
-            .unwrap_or_else(|| from.to_owned())
-    })
-    .map_err(|e| e.to_string())?;
+        })
+        .map_err(|e| e.to_string())?;
     if let Some(reason) = &applied.failed {
         printer.say(&format!(
             "::error::The deploy of {} failed: {reason}.",

@@ -9,7 +9,6 @@ use std::collections::BTreeMap;
 
 use sluiceway_core::record::{self, Approved, Payload};
 use sluiceway_core::stack::{Stack, StackId};
-use sluiceway_dashboard::body;
 use sluiceway_dashboard::comment::{self, Unmet, Why};
 use sluiceway_dashboard::reader;
 use sluiceway_dashboard::view::{Row, RowSource, State};
@@ -29,7 +28,6 @@ use crate::printer::Printer;
 use crate::setup::{self, SetupError};
 use crate::tick_rule::{Refusal, TickCheck, Verdict};
 use crate::ticker::{self, History, Nobody, Tick, Walk};
-use crate::write_loop;
 
 /// The workflow token's account: the dashboard's author, and the one editor a walk may
 /// look through (decision 0119).
@@ -269,9 +267,10 @@ fn resolve(
         version: identity::VERSION,
     };
     let run_url = job.run_url();
-    let written = write_loop::write(github, number, |from| {
-        let live = reader::read(from);
-        let replace = |block: &reader::RowBlock| -> Option<RowSource> {
+    let written = rewrite.write(
+        github,
+        number,
+        &|block: &reader::RowBlock| -> Option<RowSource> {
             if let Some(started) = deploying.get(block.facts.stack.as_str()) {
                 return Some(RowSource::Fresh(Row {
                     stack: started.stack.clone(),
@@ -288,12 +287,8 @@ fn resolve(
             // Clear it only while the live row is still ticked at the judged hash.
             (block.ticked && block.facts.hash.as_deref() == Some(hash.as_str()))
                 .then(|| RowSource::Carried(untick(block, *note)))
-        };
-        rewrite
-            .view(&live, &replace)
-            .and_then(|view| body::render(&view).ok())
-            .unwrap_or_else(|| from.to_owned())
-    });
+        },
+    );
     if let Err(e) = written {
         printer.say(&format!(
             "::error::The dashboard could not be written: {e}."

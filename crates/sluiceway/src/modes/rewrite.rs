@@ -4,10 +4,13 @@
 
 use sluiceway_core::config::Config;
 use sluiceway_core::discovery::Discovery;
-use sluiceway_dashboard::reader::{ReadBody, RowBlock};
+use sluiceway_dashboard::body;
+use sluiceway_dashboard::reader::{self, ReadBody, RowBlock};
 use sluiceway_dashboard::view::{Ignored, Links, RowSource, TrailEntry, View};
+use sluiceway_github::GitHub;
 
 use crate::modes::scan::rows::live_root;
+use crate::write_loop::{self, WriteError, Written};
 
 /// What every rewrite of a body needs besides the live body.
 pub struct Rewrite<'a> {
@@ -37,15 +40,7 @@ impl Rewrite<'_> {
                 .collect(),
             unknown: live.unknown_rows().map(|r| r.text.clone()).collect(),
             trail: self.trail.clone(),
-            ignored: self
-                .discovery
-                .ignored
-                .iter()
-                .map(|i| Ignored {
-                    stack: i.id.clone(),
-                    reason: i.reason.clone(),
-                })
-                .collect(),
+            ignored: ignored(self.discovery),
             confirms: Vec::new(),
             hints: Vec::new(),
             layout: self.config.settings.dashboard.clone(),
@@ -53,6 +48,36 @@ impl Rewrite<'_> {
             version: self.version.to_owned(),
         })
     }
+}
+
+impl Rewrite<'_> {
+    /// Writes the dashboard through the write loop, each try rebuilt from the live body
+    /// with `replace`; a body this version cannot write over is left as it is.
+    pub fn write(
+        &self,
+        github: &dyn GitHub,
+        number: u64,
+        replace: &dyn Fn(&RowBlock) -> Option<RowSource>,
+    ) -> Result<Written, WriteError> {
+        write_loop::write(github, number, |from| {
+            let live = reader::read(from);
+            self.view(&live, replace)
+                .and_then(|view| body::render(&view).ok())
+                .unwrap_or_else(|| from.to_owned())
+        })
+    }
+}
+
+/// The stacks `ignore` leaves out, as the In sync section lists them.
+pub fn ignored(discovery: &Discovery) -> Vec<Ignored> {
+    discovery
+        .ignored
+        .iter()
+        .map(|i| Ignored {
+            stack: i.id.clone(),
+            reason: i.reason.clone(),
+        })
+        .collect()
 }
 
 /// The block with its box cleared and, when given, a note right under its first line

@@ -4,7 +4,6 @@
 //! no tool and reads no env file. Red only when it could not write a status or ask for
 //! the scan.
 
-use sluiceway_dashboard::body;
 use sluiceway_dashboard::reader;
 use sluiceway_dashboard::view::{Row, RowSource, State};
 use sluiceway_github::{GitHub, NewDeploymentStatus, RecordState};
@@ -20,7 +19,6 @@ use crate::modes::rewrite::Rewrite;
 use crate::modes::scan::links;
 use crate::printer::Printer;
 use crate::setup;
-use crate::write_loop;
 
 pub fn run(job: &Job, github: &dyn GitHub, printer: &mut Printer) -> Outcome {
     let setup = match setup::read(&Checkout::new(&job.workspace)) {
@@ -82,24 +80,17 @@ pub fn run(job: &Job, github: &dyn GitHub, printer: &mut Printer) -> Outcome {
             trail: records.trail(|run| links(job).run(run)),
             version: identity::VERSION,
         };
-        let written = write_loop::write(github, number, |from| {
-            let live = reader::read(from);
-            let replace = |block: &reader::RowBlock| {
-                let stack = ended_now.iter().find(|s| s.as_str() == block.facts.stack)?;
-                Some(RowSource::Fresh(Row {
-                    stack: stack.clone(),
-                    state: State::PreviewFailed {
-                        reason: ended::NO_RESULT.to_owned(),
-                        run: job.run_url(),
-                    },
-                    failure: failures.get(stack).cloned(),
-                    notes: Vec::new(),
-                }))
-            };
-            rewrite
-                .view(&live, &replace)
-                .and_then(|view| body::render(&view).ok())
-                .unwrap_or_else(|| from.to_owned())
+        let written = rewrite.write(github, number, &|block: &reader::RowBlock| {
+            let stack = ended_now.iter().find(|s| s.as_str() == block.facts.stack)?;
+            Some(RowSource::Fresh(Row {
+                stack: stack.clone(),
+                state: State::PreviewFailed {
+                    reason: ended::NO_RESULT.to_owned(),
+                    run: job.run_url(),
+                },
+                failure: failures.get(stack).cloned(),
+                notes: Vec::new(),
+            }))
         });
         if let Err(e) = written {
             printer.say(&format!(

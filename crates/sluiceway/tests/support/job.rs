@@ -221,3 +221,20 @@ pub(crate) fn tick(bed: &Bed, number: u64, person: &str, stack: &str) {
         })
         .unwrap();
 }
+
+/// The payload GitHub sends when the dashboard's body is edited.
+pub(crate) fn edit_event(bed: &Bed, number: u64) -> String {
+    serde_json::json!({
+        "action": "edited",
+        "issue": {
+            "number": number,
+            "state": "open",
+            "user": { "login": "github-actions[bot]" },
+            "body": bed.body(number),
+            "labels": [{ "name": "sluiceway" }],
+            "html_url": format!("https://github.com/{REPO}/issues/{number}"),
+        },
+        "repository": { "default_branch": "main" },
+    })
+    .to_string()
+}

@@ -15,7 +15,7 @@ use sluiceway_core::stack::StackId;
 use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::reader::ReadBody;
 use sluiceway_dashboard::view::{
-    Attribution, FailureLine, Hint, Ignored, Links, Root, Row, RowSource, State, TrailEntry, View,
+    Attribution, FailureLine, Hint, Links, Root, Row, RowSource, State, TrailEntry, View,
 };
 
 /// What this scan knows of one stack it previewed (or could not).
@@ -157,15 +157,7 @@ pub fn view(
             .map(|l| l.unknown_rows().map(|r| r.text.clone()).collect())
             .unwrap_or_default(),
         trail: scanned.trail.clone(),
-        ignored: scanned
-            .discovery
-            .ignored
-            .iter()
-            .map(|i| Ignored {
-                stack: i.id.clone(),
-                reason: i.reason.clone(),
-            })
-            .collect(),
+        ignored: crate::modes::rewrite::ignored(scanned.discovery),
         confirms: Vec::new(),
         hints: scanned.hints.clone(),
         layout: scanned.config.settings.dashboard.clone(),
