@@ -15,7 +15,7 @@ use crate::modes::inputs::{Inputs, Mode};
 use crate::modes::job::{Job, SystemClock};
 use crate::modes::outputs::Outputs;
 use crate::modes::scan::{self, Surroundings, Target};
-use crate::modes::{self, Route};
+use crate::modes::{self, NoRun, Route};
 use crate::printer::Printer;
 
 fn environment() -> BTreeMap<String, String> {
@@ -59,23 +59,23 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
     if let Some(mode) = mode {
         inputs.mode = mode;
     }
-    let route = modes::route(&inputs, &job);
-    let github = match &route {
-        Route::Notice(why) => {
+    let route = match modes::route(&inputs, &job) {
+        Ok(route) => route,
+        Err(NoRun::Notice(why)) => {
             printer.say(&format!("::notice::{why}"));
             return Outcome::Done;
         }
-        Route::Refuse(why) => {
+        Err(NoRun::Refuse(why)) => {
             printer.say(&format!("::error::{why}."));
             return Outcome::Failed;
         }
-        _ => match HttpGitHub::from_action(|name| env.get(name).cloned()) {
-            Ok(github) => github,
-            Err(e) => {
-                printer.say(&format!("::error::{e}."));
-                return Outcome::Failed;
-            }
-        },
+    };
+    let github = match HttpGitHub::from_action(|name| env.get(name).cloned()) {
+        Ok(github) => github,
+        Err(e) => {
+            printer.say(&format!("::error::{e}."));
+            return Outcome::Failed;
+        }
     };
     let runner = SystemRunner::default();
     let mut outputs = Outputs::default();
@@ -106,7 +106,6 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
             }
             outcome
         }
-        Route::Notice(_) | Route::Refuse(_) => unreachable!("answered above"),
     };
     printer.say(&format!(
         "This run made {} requests to the GitHub API.",

@@ -25,30 +25,37 @@ pub enum Route {
     /// The dashboard's edit in auto mode: resolve, apply each record it opened in turn,
     /// then settle.
     Ticks,
-    /// Nothing to do; the sentence says why, and the step stays green.
+}
+
+/// A run that does nothing but say why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoRun {
+    /// Nothing to do; the step stays green.
     Notice(String),
-    /// The inputs do not make a run; the step fails with the sentence.
+    /// The inputs do not make a run; the step fails.
     Refuse(String),
 }
 
-pub fn route(inputs: &Inputs, job: &Job) -> Route {
+pub fn route(inputs: &Inputs, job: &Job) -> Result<Route, NoRun> {
     if let (Some(_), false) = (inputs.deployment_id, inputs.mode == Mode::Apply) {
-        return Route::Refuse(format!(
+        return Err(NoRun::Refuse(format!(
             "the deployment-id input is for the apply mode, and this step's mode is {}",
             inputs.mode.name()
-        ));
+        )));
     }
     match inputs.mode {
-        Mode::Scan => Route::Scan,
-        Mode::Resolve => Route::Resolve,
-        Mode::Settle => Route::Settle,
+        Mode::Scan => Ok(Route::Scan),
+        Mode::Resolve => Ok(Route::Resolve),
+        Mode::Settle => Ok(Route::Settle),
         Mode::Apply => match inputs.deployment_id {
-            Some(id) => Route::Apply(id),
-            None => Route::Refuse("the apply mode needs the deployment-id input".to_owned()),
+            Some(id) => Ok(Route::Apply(id)),
+            None => Err(NoRun::Refuse(
+                "the apply mode needs the deployment-id input".to_owned(),
+            )),
         },
-        Mode::Check => Route::Refuse(
+        Mode::Check => Err(NoRun::Refuse(
             "the check mode runs as `sluiceway check`; the action's check step is not part of this version".to_owned(),
-        ),
+        )),
         Mode::Auto => match &job.event {
             Event::Push => {
                 let default = job
@@ -56,22 +63,95 @@ pub fn route(inputs: &Inputs, job: &Job) -> Route {
                     .as_ref()
                     .map(|b| format!("refs/heads/{b}"));
                 if default.is_some() && job.pushed_ref != default {
-                    Route::Notice(format!(
+                    Err(NoRun::Notice(format!(
                         "This push is to {}, not the default branch; only a push to the default branch is scanned.",
                         job.pushed_ref.as_deref().unwrap_or("another branch")
-                    ))
+                    )))
                 } else {
-                    Route::Scan
+                    Ok(Route::Scan)
                 }
             }
-            Event::Schedule | Event::Dispatch => Route::Scan,
-            Event::Issues if job.issue.as_ref().is_some_and(|i| i.action == "edited") => Route::Ticks,
-            Event::Issues => Route::Notice(
+            Event::Schedule | Event::Dispatch => Ok(Route::Scan),
+            Event::Issues if job.issue.as_ref().is_some_and(|i| i.action == "edited") => Ok(Route::Ticks),
+            Event::Issues => Err(NoRun::Notice(
                 "Only an edit of the dashboard issue asks Sluiceway for anything.".to_owned(),
-            ),
-            Event::Other(name) => Route::Notice(format!(
-                "Sluiceway has nothing to do on the {name} event."
             )),
+            Event::Other(name) => Err(NoRun::Notice(format!(
+                "Sluiceway has nothing to do on the {name} event."
+            ))),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    fn job(event: &str, payload: &str) -> Job {
+        let env: BTreeMap<String, String> =
+            [("GITHUB_EVENT_NAME".to_owned(), event.to_owned())].into();
+        Job::from_env(&env, Some(payload))
+    }
+
+    fn inputs(pairs: &[(&str, &str)]) -> Inputs {
+        let env: BTreeMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (format!("INPUT_{}", k.to_uppercase()), (*v).to_owned()))
+            .collect();
+        Inputs::read(&env).unwrap()
+    }
+
+    #[test]
+    fn the_auto_mode_does_what_the_event_asks_for() {
+        let auto = inputs(&[]);
+        let main = r#"{"ref":"refs/heads/main","repository":{"default_branch":"main"}}"#;
+        let other = r#"{"ref":"refs/heads/feature","repository":{"default_branch":"main"}}"#;
+        let edited = r#"{"action":"edited","issue":{"number":1,"state":"open"}}"#;
+        let opened = r#"{"action":"opened","issue":{"number":1,"state":"open"}}"#;
+        assert_eq!(route(&auto, &job("push", main)), Ok(Route::Scan));
+        assert!(matches!(
+            route(&auto, &job("push", other)),
+            Err(NoRun::Notice(_))
+        ));
+        assert_eq!(route(&auto, &job("schedule", "{}")), Ok(Route::Scan));
+        assert_eq!(
+            route(&auto, &job("workflow_dispatch", "{}")),
+            Ok(Route::Scan)
+        );
+        assert_eq!(route(&auto, &job("issues", edited)), Ok(Route::Ticks));
+        assert!(matches!(
+            route(&auto, &job("issues", opened)),
+            Err(NoRun::Notice(_))
+        ));
+        assert!(matches!(
+            route(&auto, &job("pull_request", "{}")),
+            Err(NoRun::Notice(_))
+        ));
+    }
+
+    #[test]
+    fn deployment_id_belongs_to_apply_alone() {
+        let edited = job("issues", "{}");
+        assert_eq!(
+            route(
+                &inputs(&[("mode", "apply"), ("deployment-id", "7")]),
+                &edited
+            ),
+            Ok(Route::Apply(7))
+        );
+        assert!(matches!(
+            route(&inputs(&[("mode", "apply")]), &edited),
+            Err(NoRun::Refuse(_))
+        ));
+        assert!(matches!(
+            route(&inputs(&[("deployment-id", "7")]), &edited),
+            Err(NoRun::Refuse(_))
+        ));
+        assert_eq!(
+            route(&inputs(&[("mode", "settle")]), &edited),
+            Ok(Route::Settle)
+        );
     }
 }
