@@ -495,24 +495,18 @@ fn plan_scan(
     setup: &setup::Setup,
     live: Option<&ReadBody>,
 ) -> ScanPlan {
+    let Some(github) = github else {
+        return ScanPlan::local();
+    };
     let stacks = &setup.discovery.stacks;
     let claims = Claims::new(
         stacks,
         &setup.config.settings.scan.unrelated,
         setup.config.file.as_deref(),
     );
-    let claimants = Claimants::new(stacks);
-    let (Ok(claims), Ok(claimants), Some(github)) = (claims, claimants, github) else {
-        return plan::plan(
-            &Facts {
-                event: &Event::Other("local".to_owned()),
-                stacks,
-                claims: &Claims::new(&[], &[], None).expect("no globs"),
-                claimants: &Claimants::new(&[]).expect("no globs"),
-                live: None,
-            },
-            |_| Err(String::new()),
-        );
+    let (Ok(claims), Ok(claimants)) = (claims, Claimants::new(stacks)) else {
+        // The loader checked every glob, so this is Sluiceway's own doubt: fail open.
+        return ScanPlan::fell_back("the stacks' globs could not be read");
     };
     plan::plan(
         &Facts {
@@ -583,7 +577,7 @@ fn write_github(
     };
     let ticks = ResolveRuns {
         github,
-        workflow: scanned_workflow(scanned),
+        workflow: scanned.workflow_file.map(str::to_owned),
         own_run: scanned.run,
         asked: std::cell::OnceCell::new(),
     };
@@ -657,10 +651,6 @@ impl rows::TicksInFlight for ResolveRuns<'_> {
         // A failed read fails the write after the loop; until then nothing is swept.
         answer.as_ref().copied().unwrap_or(true)
     }
-}
-
-fn scanned_workflow(scanned: &Scanned<'_>) -> Option<String> {
-    scanned.workflow_file.map(str::to_owned)
 }
 
 /// Attributes the pending stacks (decision 0026) from one walk of recent commits. A
@@ -819,7 +809,11 @@ fn stack_results(
                     r.updates = n(Op::Update);
                     r.replaces = n(Op::Replace);
                     r.deletes = n(Op::Delete);
-                    r.tracking = diff.changes.iter().filter(|c| c.tracking.is_some()).count();
+                    r.tracking = diff
+                        .changes
+                        .iter()
+                        .filter(|c| c.op == Op::None && c.tracking.is_some())
+                        .count();
                     r.drifted = diff.drift.as_ref().map(Vec::len);
                     if !diff.changes.is_empty() {
                         r.state = StackState::Pending;

@@ -42,7 +42,14 @@ impl ScanPlan {
         }
     }
 
-    fn fell_back(why: impl std::fmt::Display) -> ScanPlan {
+    /// `scan --local`: no dashboard to narrow from.
+    pub fn local() -> ScanPlan {
+        ScanPlan::full(
+            "This is a full scan: a local scan has no dashboard to narrow from.".to_owned(),
+        )
+    }
+
+    pub(super) fn fell_back(why: impl std::fmt::Display) -> ScanPlan {
         ScanPlan::full(format!(
             "This is a full scan. A push gives a narrowed scan, and this one fell back to a full scan: {why}."
         ))

@@ -50,7 +50,8 @@ pub struct StackResult {
     pub updates: usize,
     pub replaces: usize,
     pub deletes: usize,
-    /// Imports, moves and forgets.
+    /// Changes that only change how the tool tracks a resource (imports, moves and
+    /// forgets), counted as the row counts them.
     pub tracking: usize,
     /// Resources drifted outside the code, when a drift check ran.
     #[serde(skip_serializing_if = "Option::is_none")]
