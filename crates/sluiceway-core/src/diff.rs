@@ -68,6 +68,8 @@ pub struct Change {
     pub changed_keys: Vec<String>,
     /// The changed paths that force a replace; always also in `changed_keys`.
     pub replace_keys: Vec<String>,
+    /// The digest of the values this change sets (decision 0102); not part of the hash.
+    pub fingerprint: Option<String>,
 }
 
 impl Change {
@@ -87,6 +89,7 @@ impl Change {
             previous_address: None,
             changed_keys: Vec::new(),
             replace_keys: Vec::new(),
+            fingerprint: None,
         }
     }
 }
@@ -103,6 +106,26 @@ pub struct Diff {
 impl Diff {
     pub fn is_empty(&self) -> bool {
         self.changes.is_empty() && self.drift.as_ref().is_none_or(Vec::is_empty)
+    }
+
+    /// The row's value fingerprint, when any change has one.
+    pub fn fingerprint(&self) -> Option<String> {
+        crate::fingerprint::of_row(&self.stack, &self.changes, self.drift.as_deref())
+    }
+
+    /// The diff as a stack's `valueFingerprint` has it: unchanged when on, with no
+    /// fingerprint anywhere when off.
+    pub fn fingerprinted(mut self, on: bool) -> Diff {
+        if !on {
+            for change in self
+                .changes
+                .iter_mut()
+                .chain(self.drift.iter_mut().flatten())
+            {
+                change.fingerprint = None;
+            }
+        }
+        self
     }
 
     /// The 16 lowercase hex digits that name this exact diff.

@@ -11,6 +11,8 @@ pub mod diff;
 pub mod discovery;
 pub mod env_file;
 pub mod failure;
+pub mod fingerprint;
+pub mod gate;
 pub mod glob;
 pub mod identity;
 pub mod init;

@@ -159,6 +159,8 @@ pub struct StackSettings {
     pub drift: bool,
     /// The stack's own preview limit in minutes (`previewTimeout`), over the input's.
     pub preview_timeout_minutes: Option<u32>,
+    /// Rows carry a fingerprint of the values they do not show (`valueFingerprint`).
+    pub value_fingerprint: bool,
 }
 
 impl Default for StackSettings {
@@ -172,6 +174,7 @@ impl Default for StackSettings {
             phase: None,
             drift: false,
             preview_timeout_minutes: None,
+            value_fingerprint: true,
         }
     }
 }

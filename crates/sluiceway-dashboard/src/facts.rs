@@ -64,6 +64,8 @@ pub struct RowFacts {
     pub tracking: usize,
     pub behind: Vec<String>,
     pub busy: bool,
+    /// The value fingerprint (decision 0102), after every older key.
+    pub fingerprint: Option<String>,
 }
 
 fn count(n: usize) -> String {
@@ -93,6 +95,7 @@ impl RowFacts {
             .with("tracking", count(self.tracking))
             .with("behind", join_list(&self.behind))
             .with("busy", flag(self.busy))
+            .with("fingerprint", self.fingerprint.clone().unwrap_or_default())
     }
 
     /// Reads a row marker; `None` when it names no stack. Unknown keys are ignored.
@@ -125,6 +128,10 @@ impl RowFacts {
             tracking: number("tracking"),
             behind: split_list(marker.get("behind").unwrap_or("")),
             busy: yes("busy"),
+            fingerprint: marker
+                .get("fingerprint")
+                .filter(|f| !f.is_empty())
+                .map(str::to_owned),
         })
     }
 }

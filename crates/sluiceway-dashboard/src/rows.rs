@@ -326,6 +326,7 @@ fn diff_facts(diff: &Diff, facts: &mut RowFacts) {
         facts.changed = drift.len() - facts.gone;
     }
     facts.hash = Some(diff.hash());
+    facts.fingerprint = diff.fingerprint();
 }
 
 /// The parts of a pending or drifted row.

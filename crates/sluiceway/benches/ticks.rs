@@ -204,7 +204,7 @@ fn main() {
         let log = tempfile::NamedTempFile::new().unwrap();
         let mut printer = Printer::new(Box::new(std::io::sink()), Box::new(log.reopen().unwrap()));
         let started = Instant::now();
-        let (_, opened) = resolve::run(&job, &github, &mut Outputs::default(), &mut printer);
+        let (_, opened) = resolve::run(&job, &github, false, &mut Outputs::default(), &mut printer);
         let took = started.elapsed();
         assert_eq!(
             opened.len(),

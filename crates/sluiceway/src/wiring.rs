@@ -84,28 +84,27 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
         inputs: &inputs,
         runner: &runner,
     };
+    let sweep = route == Route::Sweep;
     let outcome = match route {
         Route::Scan => {
             return scan_on_this_machine(&job, &inputs, Target::GitHub(&github), printer);
         }
-        Route::Resolve => modes::resolve::run(&job, &github, &mut outputs, printer).0,
+        Route::Resolve => modes::resolve::run(&job, &github, false, &mut outputs, printer).0,
         Route::Apply(id) => modes::apply::run(&applying, &github, id, &mut outputs, printer),
         Route::Settle => modes::settle::run(&job, &github, printer),
-        Route::Ticks => {
-            let (mut outcome, started) = modes::resolve::run(&job, &github, &mut outputs, printer);
-            for deploy in &started {
-                let applied =
-                    modes::apply::run(&applying, &github, deploy.deployment, &mut outputs, printer);
-                if applied == Outcome::Failed {
-                    outcome = Outcome::Failed;
-                }
-            }
-            if !started.is_empty() && modes::settle::run(&job, &github, printer) == Outcome::Failed
-            {
-                outcome = Outcome::Failed;
-            }
-            outcome
+        Route::Ticks | Route::Sweep => {
+            modes::auto::ticks(&applying, &github, &mut outputs, printer)
         }
+    };
+    // The full scan after a schedule's or a dispatch's ticks; the deploys' outputs are
+    // written after the scan's, so `matrix` names every deploy the step started.
+    let outcome = match sweep {
+        true if scan_on_this_machine(&job, &inputs, Target::GitHub(&github), printer)
+            == Outcome::Failed =>
+        {
+            Outcome::Failed
+        }
+        _ => outcome,
     };
     printer.say(&format!(
         "This run made {} requests to the GitHub API.",

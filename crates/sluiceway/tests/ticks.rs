@@ -423,3 +423,336 @@ fn a_tick_the_bot_wrote_over_and_back_is_still_credited_to_the_person() {
         )]
     );
 }
+
+/// The quickstart with `storage:dev` depending on `network`, and the workflow the
+/// dispatches name.
+fn chained(bed: &Bed) -> (Job, String, u64) {
+    let mut job = Job::new();
+    let config = job.file("sluiceway.yaml");
+    let text = std::fs::read_to_string(&config).unwrap().replace(
+        "    name: dev\n    tool: opentofu\n",
+        "    name: dev\n    tool: opentofu\n    dependsOn: [network]\n",
+    );
+    std::fs::write(&config, text).unwrap();
+    bed.emulator
+        .act(Act::AddWorkflow {
+            repo: REPO.into(),
+            file: "deploy-dashboard.yml".into(),
+        })
+        .unwrap();
+    job.env.push((
+        "GITHUB_WORKFLOW_REF".into(),
+        format!("{REPO}/.github/workflows/deploy-dashboard.yml@refs/heads/main"),
+    ));
+    let sha = push(bed, "the first commit", &["network/main.tf"]);
+    let ran = job.run(bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    (job, sha, dashboard(bed))
+}
+
+fn dispatched_runs(bed: &Bed) -> usize {
+    bed.emulator
+        .world()
+        .repo(REPO)
+        .unwrap()
+        .runs
+        .values()
+        .filter(|r| r.event == "workflow_dispatch")
+        .count()
+}
+
+#[test]
+fn a_tick_whose_dependency_has_an_unticked_change_starts_nothing_and_says_why() {
+    let bed = Bed::new();
+    let (mut job, sha, number) = chained(&bed);
+    tick(&bed, number, "alice", "storage:dev");
+    let ran = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(
+        ran.code,
+        Some(0),
+        "a held tick is not a failure: {}",
+        ran.log
+    );
+    assert!(records_of(&bed, "storage:dev").is_empty(), "no record");
+    assert_eq!(ran.outputs["matrix"], "[]");
+    let body = bed.body(number);
+    let row = &blocks(&body)["storage:dev"];
+    assert!(row.starts_with("- [ ] "), "the box was cleared: {row}");
+    assert!(
+        row.contains("this tick started nothing: it depends on **network**, which has a change waiting. Tick both to deploy them in order, or deploy **network** first."),
+        "{row}"
+    );
+    let comments = bed.emulator.world().repo(REPO).unwrap().issues[&number]
+        .comments
+        .clone();
+    assert!(comments.is_empty(), "no comment, no mention: {comments:?}");
+}
+
+#[test]
+fn a_chain_ticked_together_deploys_one_layer_per_run() {
+    let bed = Bed::new();
+    let (mut job, sha, number) = chained(&bed);
+    tick(&bed, number, "alice", "network");
+    tick(&bed, number, "alice", "storage:dev");
+    let first = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(first.code, Some(0), "{}", first.log);
+    assert!(
+        first
+            .log
+            .contains("- storage:dev: ticked by alice; queued behind network"),
+        "{}",
+        first.log
+    );
+    assert!(first.log.contains("network: deployed."), "{}", first.log);
+    let matrix: serde_json::Value = serde_json::from_str(&first.outputs["matrix"]).unwrap();
+    assert_eq!(
+        matrix.as_array().unwrap().len(),
+        1,
+        "only the first layer is handed on: {matrix}"
+    );
+    assert_eq!(matrix[0]["stack"], "network");
+    // The queued record waits; settle left it alone, and the next layer was asked for.
+    let queued = records_of(&bed, "storage:dev");
+    assert_eq!(
+        queued,
+        [(
+            RecordState::Queued,
+            "ticked by alice".to_owned(),
+            "alice".to_owned()
+        )]
+    );
+    let row = &blocks(&bed.body(number))["storage:dev"];
+    assert!(
+        row.contains("state=\"queued\"") && row.contains("queued behind **network**"),
+        "{row}"
+    );
+    assert_eq!(dispatched_runs(&bed), 1, "{}", first.log);
+    assert!(
+        !job.file("storage/terraform.tfstate.d/dev/terraform.tfstate")
+            .exists(),
+        "storage:dev not deployed yet"
+    );
+
+    // The dispatched run starts the queued deploy as a record of its own, then scans.
+    job.env.push(("GITHUB_RUN_ID".into(), "4243".into()));
+    job.payload = Some(r#"{"repository":{"default_branch":"main"},"sender":{"login":"github-actions[bot]","type":"Bot"}}"#.into());
+    let path = format!("{}:/usr/bin:/bin", tofu_dir().display());
+    let second = job.run_with(&bed, "workflow_dispatch", &sha, &path, &[("mode", "")]);
+    assert_eq!(second.code, Some(0), "{}", second.log);
+    assert!(
+        second.log.contains("storage:dev: deployed."),
+        "{}",
+        second.log
+    );
+    let mut records = records_of(&bed, "storage:dev");
+    records.sort_by_key(|r| r.1.clone());
+    assert_eq!(
+        records,
+        [
+            (
+                RecordState::Success,
+                "deployed".to_owned(),
+                "alice".to_owned()
+            ),
+            (
+                RecordState::Inactive,
+                "started in a later run".to_owned(),
+                "alice".to_owned()
+            ),
+        ]
+    );
+    let body = bed.body(number);
+    let rows = blocks(&body);
+    assert!(rows["network"].contains("state=\"in-sync\""), "{body}");
+    assert!(rows["storage:dev"].contains("state=\"in-sync\""), "{body}");
+    let trail = body
+        .split("## Recently deployed")
+        .nth(1)
+        .expect("the trail");
+    assert_eq!(
+        trail.matches("storage:dev").count(),
+        1,
+        "the queued record is not a deploy fact: {trail}"
+    );
+}
+
+#[test]
+fn a_queued_record_whose_dependency_did_not_deploy_ends_and_never_deploys() {
+    let bed = Bed::new();
+    let (mut job, sha, number) = chained(&bed);
+    tick(&bed, number, "alice", "network");
+    tick(&bed, number, "alice", "storage:dev");
+    let path = format!("{}:/usr/bin:/bin", tofu_dir().display());
+    // Resolve alone hands network on; its apply never comes, and settle ends it.
+    job.payload = Some(edit_event(&bed, number));
+    let resolved = job.run_with(&bed, "issues", &sha, &path, &[("mode", "resolve")]);
+    assert_eq!(resolved.code, Some(0), "{}", resolved.log);
+    let settled = job.run_with(&bed, "issues", &sha, &path, &[("mode", "settle")]);
+    assert_eq!(settled.code, Some(0), "{}", settled.log);
+    assert_eq!(
+        records_of(&bed, "network")[0].1,
+        "the run ended without a result"
+    );
+    assert_eq!(
+        records_of(&bed, "storage:dev")[0].0,
+        RecordState::Queued,
+        "settle leaves a queued record alone"
+    );
+
+    job.env.push(("GITHUB_RUN_ID".into(), "4243".into()));
+    job.payload = Some(r#"{"repository":{"default_branch":"main"}}"#.into());
+    let dispatched = job.run_with(&bed, "workflow_dispatch", &sha, &path, &[("mode", "")]);
+    assert_eq!(dispatched.code, Some(0), "{}", dispatched.log);
+    assert_eq!(
+        records_of(&bed, "storage:dev"),
+        [(
+            RecordState::Failure,
+            "a stack it depends on did not deploy".to_owned(),
+            "alice".to_owned()
+        )]
+    );
+    assert!(
+        !job.file("storage/terraform.tfstate.d/dev/terraform.tfstate")
+            .exists()
+    );
+    let row = &blocks(&bed.body(number))["storage:dev"];
+    assert!(
+        row.contains("a stack it depends on did not deploy"),
+        "the failure line: {row}"
+    );
+}
+
+#[test]
+fn apply_never_deploys_a_queued_record() {
+    let bed = Bed::new();
+    let (mut job, sha, number) = chained(&bed);
+    tick(&bed, number, "alice", "network");
+    tick(&bed, number, "alice", "storage:dev");
+    let path = format!("{}:/usr/bin:/bin", tofu_dir().display());
+    job.payload = Some(edit_event(&bed, number));
+    let resolved = job.run_with(&bed, "issues", &sha, &path, &[("mode", "resolve")]);
+    assert_eq!(resolved.code, Some(0), "{}", resolved.log);
+    let queued = bed
+        .github
+        .deployment_records("sluiceway")
+        .unwrap()
+        .records
+        .into_iter()
+        .find(|r| r.task == "sluiceway:storage:dev")
+        .unwrap();
+    let id = queued.id.to_string();
+    let ran = job.run_with(
+        &bed,
+        "issues",
+        &sha,
+        &path,
+        &[("mode", "apply"), ("deployment-id", &id)],
+    );
+    assert_eq!(ran.code, Some(1), "{}", ran.log);
+    assert!(ran.log.contains("is queued behind network"), "{}", ran.log);
+    assert_eq!(records_of(&bed, "storage:dev")[0].0, RecordState::Queued);
+    assert!(
+        !job.file("storage/terraform.tfstate.d/dev/terraform.tfstate")
+            .exists()
+    );
+}
+
+/// Changes the network's CIDR: the plan's paths stay the same, its values do not.
+fn change_the_cidr(job: &Job) {
+    let main = job.file("network/main.tf");
+    let text = std::fs::read_to_string(&main)
+        .unwrap()
+        .replace("10.20.0.0/16", "10.99.0.0/16");
+    std::fs::write(&main, text).unwrap();
+}
+
+#[test]
+fn a_value_changed_after_the_tick_under_the_same_hash_deploys_nothing() {
+    let bed = Bed::new();
+    let (mut job, _, number) = scanned(&bed);
+    let row = blocks(&bed.body(number))["network"].clone();
+    let fingerprint = reader::read(&format!("{row}\n")).rows[0]
+        .facts
+        .fingerprint
+        .clone();
+    assert!(
+        fingerprint.is_some(),
+        "the row carries a fingerprint: {row}"
+    );
+    assert!(!row.contains("10.20.0.0"), "but never the value: {row}");
+    tick(&bed, number, "alice", "network");
+    change_the_cidr(&job);
+    // A new commit: the value changed with it.
+    let later = push(&bed, "a wider network", &["network/main.tf"]);
+    let ran = on_edit(&bed, &mut job, &later, number, &[]);
+    assert_eq!(ran.code, Some(1), "{}", ran.log);
+    assert_eq!(ran.outputs["outcome"], "refused");
+    assert_eq!(
+        records_of(&bed, "network"),
+        [(
+            RecordState::Error,
+            "a value changed since the tick".to_owned(),
+            "alice".to_owned()
+        )]
+    );
+    assert!(
+        !job.file("network/terraform.tfstate").exists(),
+        "nothing deployed"
+    );
+    let body = bed.body(number);
+    let row = &blocks(&body)["network"];
+    assert!(
+        row.contains("state=\"pending\"") && row.contains("a value changed since the tick"),
+        "{row}"
+    );
+    assert!(
+        !body.contains("10.99.0.0") && !body.contains("10.20.0.0"),
+        "{body}"
+    );
+    let comments = bed.emulator.world().repo(REPO).unwrap().issues[&number]
+        .comments
+        .clone();
+    assert!(
+        comments.iter().any(|c| c.body.starts_with(
+            "@alice ticked **network**, and a value in the change moved since the tick"
+        ) && !c.body.contains("10.")),
+        "{comments:?}"
+    );
+}
+
+#[test]
+fn a_value_that_changes_with_no_new_commit_is_named_as_such() {
+    let bed = Bed::new();
+    let (mut job, sha, number) = scanned(&bed);
+    tick(&bed, number, "alice", "network");
+    change_the_cidr(&job);
+    let ran = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(ran.code, Some(1), "{}", ran.log);
+    assert_eq!(
+        records_of(&bed, "network")[0].1,
+        "a value changed since the tick with no new commit, so it may differ on every run: see valueFingerprint in sluiceway.yaml"
+    );
+}
+
+#[test]
+fn with_value_fingerprints_off_no_row_carries_one_and_a_value_change_deploys() {
+    let bed = Bed::new();
+    let mut job = Job::new();
+    let config = job.file("sluiceway.yaml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, format!("valueFingerprint: false\n{text}")).unwrap();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let ran = job.run(&bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let number = dashboard(&bed);
+    assert!(
+        !bed.body(number).contains("fingerprint="),
+        "{}",
+        bed.body(number)
+    );
+    tick(&bed, number, "alice", "network");
+    change_the_cidr(&job);
+    let ran = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert_eq!(ran.outputs["outcome"], "deployed");
+}

@@ -62,6 +62,8 @@ pub struct StackEntry {
     pub drift: Option<bool>,
     /// `previewTimeout`, in minutes.
     pub preview_timeout_minutes: Option<u32>,
+    /// `valueFingerprint` for the stacks it covers.
+    pub value_fingerprint: Option<bool>,
 }
 
 impl StackEntry {

@@ -565,6 +565,7 @@ fn stack_entry(
         phase,
         drift: raw.drift.map(|d| d.enabled),
         preview_timeout_minutes: raw.preview_timeout,
+        value_fingerprint: raw.value_fingerprint,
     })
 }
 

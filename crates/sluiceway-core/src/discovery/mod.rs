@@ -245,6 +245,7 @@ fn apply_entries(
     for stack in stacks.iter_mut() {
         stack.settings.tick_rule = config.tick_rule.clone();
         stack.settings.drift = config.settings.drift.enabled;
+        stack.settings.value_fingerprint = config.settings.value_fingerprint;
     }
     // A declaring entry covers only the stack it declares; any other entry covers every
     // stack in its directory, or the one with its name.
@@ -292,6 +293,9 @@ fn apply_entries(
             }
             if let Some(minutes) = entry.preview_timeout_minutes {
                 settings.preview_timeout_minutes = Some(minutes);
+            }
+            if let Some(on) = entry.value_fingerprint {
+                settings.value_fingerprint = on;
             }
             settings.inputs.extend(entry.inputs.iter().cloned());
             match &entry.depends_on {

@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 use sluiceway_core::diff::{Change, Op, code_unit_order};
+use sluiceway_core::fingerprint;
 use sluiceway_core::property_path::{PropertyPath, Step};
 
 use super::hunks::ObjectPair;
@@ -107,16 +108,46 @@ fn change_of(pair: &ReadPair) -> Option<Change> {
     let id = &pair.identity;
     let change = |op| Change::new(id.address(), id.kind.clone(), id.display_name(), op);
     match (&pair.live, &pair.merged) {
-        (None, Some(_)) => Some(change(Op::Create)),
+        (None, Some(merged)) => Some(Change {
+            fingerprint: value_fingerprint(id, None, Some(merged)),
+            ..change(Op::Create)
+        }),
         (Some(_), None) => Some(change(Op::Delete)),
         (Some(live), Some(merged)) => {
             let keys = changed_keys(id, live, merged);
             (!keys.is_empty()).then(|| Change {
                 changed_keys: keys,
+                fingerprint: value_fingerprint(id, Some(live), Some(merged)),
                 ..change(Op::Update)
             })
         }
         (None, None) => None,
+    }
+}
+
+/// The digest of the values a change sets (decision 0102): the merged object's leaves
+/// for a create, the leaves that differ from the live object for an update, server
+/// fields left out, a Secret's `data` and `stringData` one mark each.
+fn value_fingerprint(
+    id: &Identity,
+    live: Option<&Value>,
+    merged: Option<&Value>,
+) -> Option<String> {
+    let is_secret = secret_fields(id);
+    let live = live.map(without_server_fields);
+    let merged = merged.map(without_server_fields);
+    fingerprint::of_entries(fingerprint::leaves(
+        live.as_ref(),
+        merged.as_ref(),
+        &is_secret,
+    ))
+}
+
+/// A core Secret's `data` and `stringData` are compared whole and never read below.
+fn secret_fields(id: &Identity) -> impl Fn(&[Step]) -> bool {
+    let is_secret = id.is_core("Secret");
+    move |steps: &[Step]| {
+        is_secret && matches!(steps, [Step::Field(name)] if name == "data" || name == "stringData")
     }
 }
 
@@ -195,10 +226,7 @@ pub fn changed_property_paths(
     live: &Value,
     merged: &Value,
 ) -> Vec<PropertyPath> {
-    let is_secret = identity.is_core("Secret");
-    let sensitive = |steps: &[Step]| {
-        is_secret && matches!(steps, [Step::Field(name)] if name == "data" || name == "stringData")
-    };
+    let sensitive = secret_fields(identity);
     changed_paths(
         &without_server_fields(live),
         &without_server_fields(merged),

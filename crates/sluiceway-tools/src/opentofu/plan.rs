@@ -4,7 +4,7 @@
 //! `errored`, `complete` (Terraform's deferred changes), and each of `resource_changes`.
 //! Resources are folded into changes one at a time as the stream is read and dropped
 //! at once, so memory follows the largest resource, not the plan. Values are compared
-//! and forgotten; only paths come out.
+//! and forgotten; only paths and a digest of the values (decision 0102) come out.
 
 use std::fmt;
 use std::io::Read;
@@ -14,6 +14,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde_json::Value;
 use sluiceway_core::diff::{Change, Op, Tracking, code_unit_order};
 use sluiceway_core::failure::{Failure, FailureReason};
+use sluiceway_core::fingerprint;
 
 use super::plan_paths::{Marks, replace_path, walk};
 
@@ -159,9 +160,18 @@ fn fold(resource: ResourceChange, index: usize) -> Result<Option<Change>, PlanEr
         None => address,
     };
     let name = display_name(&address, &kind);
+    let is_sensitive = |steps: &[sluiceway_core::property_path::Step]| marks.sensitive_at(steps);
+    let entries = match op {
+        Op::Create => fingerprint::leaves(None, change.after.as_ref(), &is_sensitive),
+        Op::Update | Op::Replace => {
+            fingerprint::leaves(change.before.as_ref(), change.after.as_ref(), &is_sensitive)
+        }
+        _ => Vec::new(),
+    };
     Ok(Some(Change {
         changed_keys,
         replace_keys,
+        fingerprint: fingerprint::of_entries(entries),
         tracking,
         previous_address: previous_address.filter(|_| moved),
         ..Change::new(address, kind, name, op)

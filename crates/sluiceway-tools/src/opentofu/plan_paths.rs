@@ -22,6 +22,14 @@ fn child<'a>(value: Option<&'a Value>, step: &Step) -> Option<&'a Value> {
 }
 
 impl<'a> Marks<'a> {
+    /// Whether the node at `steps` below this one is marked sensitive.
+    pub(super) fn sensitive_at(&self, steps: &[Step]) -> bool {
+        steps
+            .iter()
+            .fold(*self, |marks, step| marks.child(step))
+            .sensitive()
+    }
+
     fn child(&self, step: &Step) -> Marks<'a> {
         Marks {
             before_sensitive: child(self.before_sensitive, step),

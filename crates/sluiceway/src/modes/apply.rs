@@ -9,6 +9,7 @@ use std::time::Instant;
 use schemars::JsonSchema;
 use serde::Serialize;
 use sluiceway_core::failure::FailureReason;
+use sluiceway_core::gate::Waits;
 use sluiceway_core::record::Approved;
 use sluiceway_core::runner::Runner;
 use sluiceway_core::stack::Stack;
@@ -22,10 +23,13 @@ use crate::checkout::Checkout;
 use crate::identity;
 use crate::modes::inputs::Inputs;
 use crate::modes::job::Job;
+use crate::modes::layers;
 use crate::modes::outputs::Outputs;
 use crate::modes::records::{Record, Records, ended};
+use crate::modes::resolve::{Dispatched, dispatch_workflow};
 use crate::modes::rewrite::Rewrite;
 use crate::modes::scan::links;
+use crate::modes::scan::rows::live_root;
 use crate::printer::Printer;
 use crate::setup;
 
@@ -116,6 +120,15 @@ pub fn run(
         outputs.set("outcome", Ended::Refused.name());
         return Outcome::Failed;
     }
+    if !record.payload.behind.is_empty() {
+        let behind: Vec<&str> = record.payload.behind.iter().map(|s| s.as_str()).collect();
+        printer.say(&format!(
+            "::error::The deployment record {id} is queued behind {}; a later run starts it as a record of its own, so nothing was deployed.",
+            behind.join(", ")
+        ));
+        outputs.set("outcome", Ended::Refused.name());
+        return Outcome::Failed;
+    }
     if record.payload.run != a.job.run_id {
         printer.say(&format!(
             "::error::The deployment record {id} was opened by run {}, not this one, so nothing was deployed.",
@@ -163,14 +176,41 @@ pub fn run(
         outputs.set("outcome", Ended::Refused.name());
         return Outcome::Failed;
     }
-    let step = apply(a, github, stack, &record, printer);
+    let step = apply(
+        a,
+        github,
+        stack,
+        &record,
+        &setup.config.settings.dashboard.label,
+        printer,
+    );
     if let Err(e) = write_row(a, github, &setup, stack, &step, printer) {
         printer.say(&format!(
             "::warning::The dashboard could not be written: {e}."
         ));
     }
-    if step.ended == Ended::Refused && step.reason.as_deref() == Some(ended::MOVED) {
-        tell_the_ticker(a, github, &record, printer);
+    match step.reason.as_deref() {
+        Some(ended::MOVED) => tell_the_ticker(a, github, &record, "the change moved", printer),
+        Some(ended::VALUE_CHANGED | ended::VALUE_NOISY) => {
+            tell_the_ticker(a, github, &record, "a value in the change moved", printer)
+        }
+        _ => {}
+    }
+    let mut red = false;
+    if Waits::of(&setup.discovery.stacks, &setup.config.settings.phases).any() {
+        match Records::read(github, &setup.discovery.stacks) {
+            Ok(records) if layers::next_layer_due(&records, &stack.id) => {
+                red |= !dispatch_workflow(a.job, github, Dispatched::NextLayer, printer);
+            }
+            Ok(_) => {}
+            Err(e) => {
+                printer.say(&format!(
+                    "::error::The records waiting behind {} could not be read: {e}.",
+                    stack.id
+                ));
+                red = true;
+            }
+        }
     }
     let result = ApplyResult {
         version: 1,
@@ -194,8 +234,8 @@ pub fn run(
     }
     printer.say(&format!("{}: {}.", stack.id, step.sentence()));
     match step.ended {
-        Ended::Deployed | Ended::InSync | Ended::Rehearsed => Outcome::Done,
-        Ended::Refused | Ended::Failed => Outcome::Failed,
+        Ended::Deployed | Ended::InSync | Ended::Rehearsed if !red => Outcome::Done,
+        _ => Outcome::Failed,
     }
 }
 
@@ -230,6 +270,7 @@ fn apply(
     github: &dyn GitHub,
     stack: &Stack,
     record: &Record,
+    label: &str,
     printer: &mut Printer,
 ) -> Applied {
     let run_url = a.job.run_url();
@@ -298,6 +339,12 @@ fn apply(
         say_log(preview.log.job_log_lines(), printer);
         preview
             .result
+            .map(|mut previewed| {
+                previewed.diff = previewed
+                    .diff
+                    .fingerprinted(stack.settings.value_fingerprint);
+                previewed
+            })
             .map_err(|f| format!("the preview before the deploy failed: {}", f.reason))
     })();
     let previewed = match outcome {
@@ -318,6 +365,10 @@ fn apply(
         preview: None,
         attribution: None,
     };
+    let moved_values = previewed
+        .diff
+        .fingerprint()
+        .filter(|fresh| fresh_fingerprint_differs(fresh, record.payload.fingerprint.as_deref()));
     if fresh != ticked {
         printer.say("::endgroup::");
         set(a, github, record, RecordState::Error, ended::MOVED, printer);
@@ -331,6 +382,22 @@ fn apply(
                 pending
             },
             failed: None,
+        };
+    }
+    if moved_values.is_some() {
+        printer.say("::endgroup::");
+        let reason = if last_scan_sha(a.job, github, label).as_deref() == Some(a.job.sha.as_str()) {
+            ended::VALUE_NOISY
+        } else {
+            ended::VALUE_CHANGED
+        };
+        set(a, github, record, RecordState::Error, reason, printer);
+        return Applied {
+            ended: Ended::Refused,
+            reason: Some(reason.to_owned()),
+            deploy_seconds: None,
+            row: pending,
+            failed: Some(reason.to_owned()),
         };
     }
     if previewed.diff.is_empty() {
@@ -429,6 +496,18 @@ fn apply(
     }
 }
 
+/// The commit the dashboard's last scan previewed, from its root marker.
+fn last_scan_sha(job: &Job, github: &dyn GitHub, label: &str) -> Option<String> {
+    let number = dashboard_number(job, github, label)?;
+    let read = github.read_body(number, None).ok()?;
+    live_root(&reader::read(&read.body)).map(|root| root.scan_sha)
+}
+
+/// A fresh fingerprint the record does not carry, or another one: a value moved.
+fn fresh_fingerprint_differs(fresh: &str, ticked: Option<&str>) -> bool {
+    ticked != Some(fresh)
+}
+
 fn say_log(lines: &[String], printer: &mut Printer) {
     for line in lines {
         printer.say(line);
@@ -516,12 +595,18 @@ pub fn dashboard_number(job: &Job, github: &dyn GitHub, label: &str) -> Option<u
 }
 
 /// Tells the ticker the change moved (decision 0051), in one comment on the dashboard.
-fn tell_the_ticker(a: &Applying<'_>, github: &dyn GitHub, record: &Record, printer: &mut Printer) {
+fn tell_the_ticker(
+    a: &Applying<'_>,
+    github: &dyn GitHub,
+    record: &Record,
+    what: &str,
+    printer: &mut Printer,
+) {
     let Some(number) = a.job.issue.as_ref().map(|i| i.number) else {
         return;
     };
     let text = format!(
-        "@{} ticked **{}**, and the change moved since the tick, so nothing was deployed. The row on the dashboard shows the change as it is now. Tick it again to deploy that.",
+        "@{} ticked **{}**, and {what} since the tick, so nothing was deployed. The row on the dashboard shows the change as it is now. Tick it again to deploy that.",
         record.payload.ticker,
         sluiceway_dashboard::escape::text(record.stack.as_str())
     );

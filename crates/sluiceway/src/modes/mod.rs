@@ -3,8 +3,10 @@
 //! runner, GitHub, the clock); `run` reads the `mode` input and picks one.
 
 pub mod apply;
+pub mod auto;
 pub mod inputs;
 pub mod job;
+pub mod layers;
 pub mod outputs;
 pub mod records;
 pub mod resolve;
@@ -25,6 +27,9 @@ pub enum Route {
     /// The dashboard's edit in auto mode: resolve, apply each record it opened in turn,
     /// then settle.
     Ticks,
+    /// A schedule or a dispatch in auto mode: the ticks (and the queued layers) as on an
+    /// edit, then a full scan.
+    Sweep,
 }
 
 /// A run that does nothing but say why.
@@ -71,7 +76,7 @@ pub fn route(inputs: &Inputs, job: &Job) -> Result<Route, NoRun> {
                     Ok(Route::Scan)
                 }
             }
-            Event::Schedule | Event::Dispatch => Ok(Route::Scan),
+            Event::Schedule | Event::Dispatch => Ok(Route::Sweep),
             Event::Issues if job.issue.as_ref().is_some_and(|i| i.action == "edited") => Ok(Route::Ticks),
             Event::Issues => Err(NoRun::Notice(
                 "Only an edit of the dashboard issue asks Sluiceway for anything.".to_owned(),
@@ -115,10 +120,10 @@ mod tests {
             route(&auto, &job("push", other)),
             Err(NoRun::Notice(_))
         ));
-        assert_eq!(route(&auto, &job("schedule", "{}")), Ok(Route::Scan));
+        assert_eq!(route(&auto, &job("schedule", "{}")), Ok(Route::Sweep));
         assert_eq!(
             route(&auto, &job("workflow_dispatch", "{}")),
-            Ok(Route::Scan)
+            Ok(Route::Sweep)
         );
         assert_eq!(route(&auto, &job("issues", edited)), Ok(Route::Ticks));
         assert!(matches!(

@@ -19,6 +19,12 @@ pub mod ended {
     pub const MOVED: &str = "the change moved since the tick";
     pub const NO_RESULT: &str = "the run ended without a result";
     pub const DEPLOYS_OFF: &str = "deploys are turned off in sluiceway.yaml";
+    /// A queued record whose deploy a later run started as a record of its own.
+    pub const STARTED_LATER: &str = "started in a later run";
+    pub const DEPENDENCY_FAILED: &str = "a stack it depends on did not deploy";
+    pub const VALUE_CHANGED: &str = "a value changed since the tick";
+    /// The same, when the dashboard's last scan was of this very commit (decision 0102).
+    pub const VALUE_NOISY: &str = "a value changed since the tick with no new commit, so it may differ on every run: see valueFingerprint in sluiceway.yaml";
 }
 
 /// One Sluiceway record, its payload read.
@@ -70,6 +76,7 @@ impl Record {
             (RecordState::Success, ended::IN_SYNC) => Some(TrailResult::NoChanges),
             (RecordState::Success, _) => Some(TrailResult::Deployed),
             (RecordState::Inactive, ended::REHEARSED) => Some(TrailResult::Rehearsed),
+            (RecordState::Inactive, ended::STARTED_LATER) => None,
             (RecordState::Inactive, _) => Some(TrailResult::Deployed),
             (RecordState::Failure | RecordState::Error, ended::MOVED) => None,
             (RecordState::Failure | RecordState::Error, _) => Some(TrailResult::Failed),
@@ -111,6 +118,15 @@ impl Records {
             .filter(|r| r.is_open())
             .map(|r| r.stack.clone())
             .collect()
+    }
+
+    /// The stack's newest record, by the order GitHub made them in (a status written
+    /// later to an older record does not make it newer).
+    pub fn newest_of(&self, stack: &StackId) -> Option<&Record> {
+        self.all
+            .iter()
+            .filter(|r| &r.stack == stack)
+            .max_by_key(|r| r.id)
     }
 
     /// The open record of a stack, if any.

@@ -5,21 +5,24 @@
 //! before the `matrix` output is set and the rows say deploying. Every tick that deploys
 //! nothing has its box cleared; refused and unverified ones get one comment.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-use sluiceway_core::record::{self, Approved, Payload};
+use sluiceway_core::gate::{self, Gated, Wait, Waits};
+use sluiceway_core::record::{Approved, Payload};
 use sluiceway_core::stack::{Stack, StackId};
 use sluiceway_dashboard::comment::{self, Unmet, Why};
+use sluiceway_dashboard::escape;
+use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::reader;
 use sluiceway_dashboard::view::{Row, RowSource, State};
-use sluiceway_github::{
-    GitHub, GitHubError, NewDeploymentRecord, NewDeploymentStatus, RecordState,
-};
+use sluiceway_github::{GitHub, GitHubError};
 
 use crate::Outcome;
 use crate::checkout::Checkout;
 use crate::identity;
-use crate::modes::job::Job;
+use crate::modes::apply::dashboard_number;
+use crate::modes::job::{Event, Job};
+use crate::modes::layers;
 use crate::modes::outputs::Outputs;
 use crate::modes::records::Records;
 use crate::modes::rewrite::{Rewrite, untick};
@@ -50,6 +53,10 @@ pub struct Started {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Fate {
     Started(String),
+    /// A record was opened, queued behind these stacks.
+    Queued(String, Vec<StackId>),
+    /// Nothing started: a dependency has a change waiting.
+    Held(String, Vec<Wait>),
     Refused(String),
     Unverified(String),
     Nobody(Nobody),
@@ -61,10 +68,15 @@ enum Fate {
 /// The note a row gets when deploys are turned off (decision 0051).
 pub const DEPLOYS_OFF_NOTE: &str = ":information_source: deploys are turned off in `sluiceway.yaml`, so this tick started nothing.";
 
-/// Runs resolve; the started deploys are handed back for apply (auto mode).
+/// Runs resolve; the started deploys are handed back for apply (auto mode). On the
+/// dashboard's edit the event's issue is checked cheaply first; on a schedule or a
+/// dispatch the dashboard is found by its label, and queued records whose dependencies
+/// ended are started or ended (decision 0056). In the auto mode a read-only dashboard is
+/// only scanned (decision 0077).
 pub fn run(
     job: &Job,
     github: &dyn GitHub,
+    auto: bool,
     outputs: &mut Outputs,
     printer: &mut Printer,
 ) -> (Outcome, Vec<Started>) {
@@ -83,24 +95,51 @@ pub fn run(
             return (Outcome::Failed, Vec::new());
         }
     };
-    let label = &setup.config.settings.dashboard.label;
-    // The cheap check of the payload: our own open dashboard, before any request.
-    let Some(issue) = job.issue.as_ref().filter(|i| {
-        i.open
-            && i.author.eq_ignore_ascii_case(BOT)
-            && i.first_line.starts_with("<!-- sluiceway:dashboard ")
-            && i.labels.iter().any(|l| l == label)
-    }) else {
-        printer.say("::notice::This edit is not of the dashboard, so there is nothing to resolve.");
+    let dashboard = &setup.config.settings.dashboard;
+    if auto && dashboard.read_only {
+        printer.say(
+            "::notice::The dashboard is read only (`dashboard.readOnly`), so no tick is acted on.",
+        );
         return (Outcome::Done, Vec::new());
+    }
+    let number = if job.event == Event::Issues {
+        // The cheap check of the payload: our own open dashboard, before any request.
+        let Some(issue) = job.issue.as_ref().filter(|i| {
+            i.open
+                && i.author.eq_ignore_ascii_case(BOT)
+                && i.first_line.starts_with("<!-- sluiceway:dashboard ")
+                && i.labels.contains(&dashboard.label)
+        }) else {
+            printer.say(
+                "::notice::This edit is not of the dashboard, so there is nothing to resolve.",
+            );
+            return (Outcome::Done, Vec::new());
+        };
+        issue.number
+    } else {
+        match dashboard_number(job, github, &dashboard.label) {
+            Some(number) => number,
+            None => {
+                printer.say("No dashboard issue is open, so there is no tick to resolve.");
+                return (Outcome::Done, Vec::new());
+            }
+        }
     };
-    match resolve(job, github, &setup, issue.number, outputs, printer) {
+    match resolve(job, github, &setup, number, outputs, printer) {
         Ok(resolved) => resolved,
         Err(e) => {
             printer.say(&format!("::error::{e}."));
             (Outcome::Failed, Vec::new())
         }
     }
+}
+
+/// An allowed tick the gate let through: a record to open.
+struct Opening<'a> {
+    stack: &'a Stack,
+    hash: String,
+    ticker: String,
+    behind: Vec<StackId>,
 }
 
 fn resolve(
@@ -117,17 +156,28 @@ fn resolve(
         .iter()
         .map(|s| (s.id.as_str(), s))
         .collect();
-    let named = name_tickers(github, number)?;
+    let (body, named) = name_tickers(github, number)?;
+    let live = reader::read(&body);
     let rescan = named.iter().any(|(tick, _)| *tick == Tick::Rescan);
     let records = Records::read(github, &setup.discovery.stacks)?;
-    let open = records.open();
     let deploys = setup.config.settings.deploys;
+    let mut red = false;
+
+    // Queued records whose dependencies ended start now, or end (decision 0056).
+    let mut started = Vec::new();
+    let mut queued_rows: BTreeMap<StackId, Vec<StackId>> = BTreeMap::new();
+    let layer = layers::advance(job, github, &records, &stacks, printer);
+    red |= layer.red;
+    started.extend(layer.started);
+    let mut open = records.open();
+    for ended in &layer.ended {
+        open.remove(ended);
+    }
 
     let mut check = TickCheck::new(github);
     let mut fates: Vec<(Tick, Fate)> = Vec::new();
-    let mut allowed: Vec<(&Stack, String, String)> = Vec::new();
+    let mut allowed: BTreeMap<StackId, (&Stack, String, String)> = BTreeMap::new();
     let mut unmet = Vec::new();
-    let mut red = false;
     for (tick, walk) in named {
         let Tick::Row { stack, hash } = &tick else {
             continue;
@@ -146,7 +196,7 @@ fn resolve(
                 {
                     Verdict::Allowed => {
                         let login = actor.map(|a| a.login).unwrap_or_default();
-                        allowed.push((known, hash.clone(), login.clone()));
+                        allowed.insert(known.id.clone(), (known, hash.clone(), login.clone()));
                         Fate::Started(login)
                     }
                     Verdict::Refused(Refusal::AccountGone) | Verdict::NotAPerson => {
@@ -181,53 +231,79 @@ fn resolve(
         };
         fates.push((tick, fate));
     }
-    allowed.sort_by(|a, b| a.0.id.cmp(&b.0.id));
-    allowed.truncate(MOST_DEPLOYS);
+
+    // The gate: a pending, unticked dependency holds a tick; a dependency ticked now or
+    // deploying queues it behind.
+    let waits = Waits::of(&setup.discovery.stacks, &setup.config.settings.phases);
+    let row_pending = |id: &StackId| {
+        live.rows
+            .iter()
+            .any(|r| r.facts.stack == id.as_str() && r.facts.state == Some(RowState::Pending))
+    };
+    let ids: BTreeSet<StackId> = allowed.keys().cloned().collect();
+    let gated = gate::gate(&ids, &waits, row_pending, |id| open.contains(id));
+    let mut openings = Vec::new();
+    for (id, (stack, hash, ticker)) in &allowed {
+        match &gated[id] {
+            Gated::Held(blocking) => {
+                set_fate(&mut fates, id, Fate::Held(ticker.clone(), blocking.clone()));
+            }
+            Gated::Start => openings.push(Opening {
+                stack,
+                hash: hash.clone(),
+                ticker: ticker.clone(),
+                behind: Vec::new(),
+            }),
+            Gated::Behind(behind) => {
+                set_fate(&mut fates, id, Fate::Queued(ticker.clone(), behind.clone()));
+                openings.push(Opening {
+                    stack,
+                    hash: hash.clone(),
+                    ticker: ticker.clone(),
+                    behind: behind.clone(),
+                });
+            }
+        }
+    }
+    openings.truncate(MOST_DEPLOYS.saturating_sub(started.len()));
 
     // Records first, in stack-id order, stopping at the first that cannot be written.
-    let mut started = Vec::new();
-    for (stack, hash, ticker) in &allowed {
+    let mut opened = BTreeSet::new();
+    for opening in &openings {
         let payload = Payload {
-            approved: Approved::Hash(hash.clone()),
-            ticker: ticker.clone(),
+            approved: Approved::Hash(opening.hash.clone()),
+            ticker: opening.ticker.clone(),
             run: job.run_id,
             attempt: u32::try_from(job.run_attempt).ok(),
-            behind: Vec::new(),
+            behind: opening.behind.clone(),
             drift: false,
             on_merge: false,
-            fingerprint: None,
+            // The values the ticked row covers, as its marker names them (decision 0102).
+            fingerprint: live
+                .rows
+                .iter()
+                .find(|r| r.facts.stack == opening.stack.id.as_str())
+                .and_then(|r| r.facts.fingerprint.clone()),
             window: false,
         };
-        let made = github
-            .create_deployment_record(&NewDeploymentRecord {
-                sha: job.sha.clone(),
-                task: record::task_for(&stack.id),
-                environment: stack.settings.environment.clone(),
-                payload: payload.to_json(),
-                description: format!("{} ticked by {ticker}", stack.id),
-            })
-            .and_then(|made| {
-                github.set_deployment_status(
-                    made.id,
-                    &NewDeploymentStatus {
-                        state: RecordState::Queued,
-                        description: format!("ticked by {ticker}"),
-                        log_url: Some(job.run_url()),
-                    },
-                )?;
-                Ok(made)
-            });
-        match made {
-            Ok(made) => started.push(Started {
-                stack: stack.id.clone(),
-                environment: stack.settings.environment.clone(),
-                deployment: made.id,
-                ticker: ticker.clone(),
-            }),
+        match layers::open_record(job, github, opening.stack, &payload) {
+            Ok(id) => {
+                opened.insert(opening.stack.id.clone());
+                if opening.behind.is_empty() {
+                    started.push(Started {
+                        stack: opening.stack.id.clone(),
+                        environment: opening.stack.settings.environment.clone(),
+                        deployment: id,
+                        ticker: opening.ticker.clone(),
+                    });
+                } else {
+                    queued_rows.insert(opening.stack.id.clone(), opening.behind.clone());
+                }
+            }
             Err(e) => {
                 printer.say(&format!(
                     "::error::The deployment record of {} could not be opened, so it and the stacks after it do not deploy: {e}.",
-                    stack.id
+                    opening.stack.id
                 ));
                 red = true;
                 break;
@@ -245,18 +321,31 @@ fn resolve(
         })
         .collect();
     outputs.set("matrix", serde_json::Value::Array(matrix).to_string());
+    if rescan {
+        red |= !dispatch_workflow(job, github, Dispatched::FullScan, printer);
+    }
 
-    // The rows: deploying where a record was opened, every other acted-on tick cleared.
+    // The rows: deploying or queued where a record was opened, every other acted-on tick
+    // cleared (with a note when the note says why).
     let deploying: BTreeMap<&str, &Started> =
         started.iter().map(|s| (s.stack.as_str(), s)).collect();
-    let judged: BTreeMap<String, (String, Option<&'static str>)> = fates
+    let tickers: BTreeMap<&StackId, &str> = allowed
+        .iter()
+        .map(|(id, (_, _, ticker))| (id, ticker.as_str()))
+        .collect();
+    let judged: BTreeMap<String, (String, Option<String>)> = fates
         .iter()
         .filter_map(|(tick, fate)| {
             let Tick::Row { stack, hash } = tick else {
                 return None;
             };
-            let note = matches!(fate, Fate::DeploysOff).then_some(DEPLOYS_OFF_NOTE);
-            (!deploying.contains_key(stack.as_str())).then(|| (stack.clone(), (hash.clone(), note)))
+            let note = match fate {
+                Fate::DeploysOff => Some(DEPLOYS_OFF_NOTE.to_owned()),
+                Fate::Held(_, blocking) => Some(hold_note(blocking)),
+                _ => None,
+            };
+            (!deploying.contains_key(stack.as_str()) && !opened.contains(&StackId::given(stack)))
+                .then(|| (stack.clone(), (hash.clone(), note)))
         })
         .collect();
     let rewrite = Rewrite {
@@ -271,6 +360,7 @@ fn resolve(
         github,
         number,
         &|block: &reader::RowBlock| -> Option<RowSource> {
+            let id = StackId::given(&block.facts.stack);
             if let Some(started) = deploying.get(block.facts.stack.as_str()) {
                 return Some(RowSource::Fresh(Row {
                     stack: started.stack.clone(),
@@ -283,10 +373,22 @@ fn resolve(
                     notes: Vec::new(),
                 }));
             }
+            if let Some(behind) = queued_rows.get(&id) {
+                return Some(RowSource::Fresh(Row {
+                    stack: id.clone(),
+                    state: State::Queued {
+                        behind: behind.clone(),
+                        ticker: tickers.get(&id).copied().unwrap_or_default().to_owned(),
+                        run: run_url.clone(),
+                    },
+                    failure: None,
+                    notes: Vec::new(),
+                }));
+            }
             let (hash, note) = judged.get(&block.facts.stack)?;
             // Clear it only while the live row is still ticked at the judged hash.
             (block.ticked && block.facts.hash.as_deref() == Some(hash.as_str()))
-                .then(|| RowSource::Carried(untick(block, *note)))
+                .then(|| RowSource::Carried(untick(block, note.as_deref())))
         },
     );
     if let Err(e) = written {
@@ -303,16 +405,63 @@ fn resolve(
         ));
         red = true;
     }
-    if rescan {
-        red |= !dispatch_full_scan(job, github, printer);
-    }
-    summarize(&fates, &started, printer);
+    summarize(&fates, &started, &opened, printer);
     Ok((if red { Outcome::Failed } else { Outcome::Done }, started))
+}
+
+fn set_fate(fates: &mut [(Tick, Fate)], stack: &StackId, fate: Fate) {
+    for (tick, was) in fates.iter_mut() {
+        if matches!(tick, Tick::Row { stack: s, .. } if s == stack.as_str()) {
+            *was = fate.clone();
+        }
+    }
+}
+
+/// The note on a tick a dependency held back (decisions 0056 and 0067): the stacks that
+/// block it, at most five named. A phase edge is named by its phase.
+pub fn hold_note(blocking: &[Wait]) -> String {
+    const NAMED: usize = 5;
+    let bold = |id: &StackId| format!("**{}**", escape::text(id.as_str()));
+    let mut names: Vec<String> = blocking.iter().take(NAMED).map(|w| bold(&w.on)).collect();
+    if blocking.len() > NAMED {
+        names.push(format!("{} more", blocking.len() - NAMED));
+    }
+    let list = match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    let one = blocking.len() == 1;
+    let phase = blocking
+        .iter()
+        .all(|w| w.phase.is_some())
+        .then(|| blocking.first().and_then(|w| w.phase.clone()))
+        .flatten();
+    match phase {
+        Some(phase) => format!(
+            "this tick started nothing: it waits on the **{}** phase: {list} {}",
+            escape::text(&phase),
+            if one {
+                "has a change waiting."
+            } else {
+                "have changes waiting."
+            }
+        ),
+        None if one => format!(
+            "this tick started nothing: it depends on {list}, which has a change waiting. Tick both to deploy them in order, or deploy {list} first."
+        ),
+        None => format!(
+            "this tick started nothing: it depends on {list}, which have changes waiting. Tick them all to deploy them in order, or deploy those first."
+        ),
+    }
 }
 
 /// Reads the body and its history, and names the ticker of every row tick; reads both
 /// again (at most three times) when the body moved under the walk.
-fn name_tickers(github: &dyn GitHub, number: u64) -> Result<Vec<(Tick, Walk)>, GitHubError> {
+fn name_tickers(
+    github: &dyn GitHub,
+    number: u64,
+) -> Result<(String, Vec<(Tick, Walk)>), GitHubError> {
     let mut last = None;
     for _ in 0..READS {
         let mut read = github.read_body(number, None)?;
@@ -346,22 +495,44 @@ fn name_tickers(github: &dyn GitHub, number: u64) -> Result<Vec<(Tick, Walk)>, G
             named.push((tick, walk));
         }
         if !moved {
-            return Ok(named);
+            return Ok((read.body, named));
         }
         last = Some(read.body);
     }
     // The body never held still: name nobody.
-    Ok(Tick::all_in(&last.unwrap_or_default())
+    let body = last.unwrap_or_default();
+    let named = Tick::all_in(&body)
         .into_iter()
         .map(|t| (t, Walk::Nobody(Nobody::NotTicked)))
-        .collect())
+        .collect();
+    Ok((body, named))
 }
 
-/// Asks for a full scan: the rescan box, or settle after a run that ended without a
-/// result. `false` when GitHub refused it.
-pub fn dispatch_full_scan(job: &Job, github: &dyn GitHub, printer: &mut Printer) -> bool {
+/// Why a run of the workflow is asked for; in the auto mode a dispatched run resolves
+/// (starting the queued layers) and then scans in full.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dispatched {
+    /// The rescan box, or settle after a run that ended without a result.
+    FullScan,
+    /// A deploy ended that queued records waited behind.
+    NextLayer,
+}
+
+/// Asks for a run of this workflow on the default branch. `false` when GitHub refused.
+pub fn dispatch_workflow(
+    job: &Job,
+    github: &dyn GitHub,
+    why: Dispatched,
+    printer: &mut Printer,
+) -> bool {
+    let what = match why {
+        Dispatched::FullScan => "full scan",
+        Dispatched::NextLayer => "run for the stacks queued behind this deploy",
+    };
     let Some(workflow) = &job.workflow_file else {
-        printer.say("::warning::No full scan was asked for: GITHUB_WORKFLOW_REF does not name the workflow.");
+        printer.say(&format!(
+            "::warning::No {what} was asked for: GITHUB_WORKFLOW_REF does not name the workflow."
+        ));
         return true;
     };
     let branch = job
@@ -371,20 +542,23 @@ pub fn dispatch_full_scan(job: &Job, github: &dyn GitHub, printer: &mut Printer)
     match github.dispatch_workflow(workflow, &branch, &BTreeMap::new()) {
         Ok(_) => {
             printer.say(&format!(
-                "A full scan was asked for: a run of {workflow} on {branch}."
+                "A {what} was asked for: a run of {workflow} on {branch}."
             ));
             true
         }
         Err(e) => {
-            printer.say(&format!(
-                "::error::The full scan could not be asked for: {e}."
-            ));
+            printer.say(&format!("::error::The {what} could not be asked for: {e}."));
             false
         }
     }
 }
 
-fn summarize(fates: &[(Tick, Fate)], started: &[Started], printer: &mut Printer) {
+fn summarize(
+    fates: &[(Tick, Fate)],
+    started: &[Started],
+    opened: &BTreeSet<StackId>,
+    printer: &mut Printer,
+) {
     printer.say("What happened to each tick:");
     for (tick, fate) in fates {
         let Tick::Row { stack, .. } = tick else {
@@ -396,6 +570,23 @@ fn summarize(fates: &[(Tick, Fate)], started: &[Started], printer: &mut Printer)
             }
             Fate::Started(login) => {
                 format!("{stack}: ticked by {login}; its record could not be opened")
+            }
+            Fate::Queued(login, behind) if opened.contains(&StackId::given(stack)) => {
+                let behind: Vec<&str> = behind.iter().map(StackId::as_str).collect();
+                format!(
+                    "{stack}: ticked by {login}; queued behind {}",
+                    behind.join(", ")
+                )
+            }
+            Fate::Queued(login, _) => {
+                format!("{stack}: ticked by {login}; its record could not be opened")
+            }
+            Fate::Held(login, blocking) => {
+                let on: Vec<&str> = blocking.iter().map(|w| w.on.as_str()).collect();
+                format!(
+                    "{stack}: ticked by {login}; started nothing, since {} has a change waiting",
+                    on.join(", ")
+                )
             }
             Fate::Refused(login) => {
                 format!("{stack}: ticked by {login}, who the tick rule does not allow")
@@ -411,5 +602,40 @@ fn summarize(fates: &[(Tick, Fate)], started: &[Started], printer: &mut Printer)
             Fate::DeploysOff => format!("{stack}: deploys are turned off in sluiceway.yaml"),
         };
         printer.say(&format!("- {line}"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wait(on: &str, phase: Option<&str>) -> Wait {
+        Wait {
+            on: StackId::given(on),
+            phase: phase.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn the_hold_note_names_what_blocks_and_a_phase_by_its_name() {
+        assert_eq!(
+            hold_note(&[wait("network:prod", None)]),
+            "this tick started nothing: it depends on **network:prod**, which has a change waiting. Tick both to deploy them in order, or deploy **network:prod** first."
+        );
+        assert_eq!(
+            hold_note(&[wait("dns", Some("base"))]),
+            "this tick started nothing: it waits on the **base** phase: **dns** has a change waiting."
+        );
+        let many: Vec<Wait> = (1..=7)
+            .map(|i| wait(&format!("s{i}"), Some("base")))
+            .collect();
+        assert_eq!(
+            hold_note(&many),
+            "this tick started nothing: it waits on the **base** phase: **s1**, **s2**, **s3**, **s4**, **s5** and 2 more have changes waiting."
+        );
+        assert_eq!(
+            hold_note(&[wait("a", None), wait("b", Some("base"))]),
+            "this tick started nothing: it depends on **a** and **b**, which have changes waiting. Tick them all to deploy them in order, or deploy those first."
+        );
     }
 }

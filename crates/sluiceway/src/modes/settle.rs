@@ -14,7 +14,7 @@ use crate::identity;
 use crate::modes::apply::dashboard_number;
 use crate::modes::job::Job;
 use crate::modes::records::{Records, ended};
-use crate::modes::resolve::dispatch_full_scan;
+use crate::modes::resolve::{Dispatched, dispatch_workflow};
 use crate::modes::rewrite::Rewrite;
 use crate::modes::scan::links;
 use crate::printer::Printer;
@@ -40,7 +40,8 @@ pub fn run(job: &Job, github: &dyn GitHub, printer: &mut Printer) -> Outcome {
     let own: Vec<_> = records
         .all
         .iter()
-        .filter(|r| r.is_open() && r.payload.run == job.run_id)
+        // A queued record waits for a later run (decision 0056): it is not this run's to end.
+        .filter(|r| r.is_open() && r.payload.run == job.run_id && r.payload.behind.is_empty())
         .collect();
     if own.is_empty() {
         printer.say("Every deployment record of this run has its result.");
@@ -98,6 +99,6 @@ pub fn run(job: &Job, github: &dyn GitHub, printer: &mut Printer) -> Outcome {
             ));
         }
     }
-    red |= !dispatch_full_scan(job, github, printer);
+    red |= !dispatch_workflow(job, github, Dispatched::FullScan, printer);
     if red { Outcome::Failed } else { Outcome::Done }
 }

@@ -293,6 +293,7 @@ fn scan(
                     adapter,
                     drift: drift_scan && settings.is_some_and(|st| st.drift),
                     tool_diff: config.settings.scan.log_diff,
+                    value_fingerprint: settings.is_none_or(|st| st.value_fingerprint),
                     time_limit: settings
                         .and_then(|st| st.preview_timeout_minutes)
                         .map_or(s.inputs.preview_timeout, |m| {

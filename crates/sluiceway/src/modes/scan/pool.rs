@@ -81,6 +81,8 @@ pub struct Work<'a> {
     pub tool_diff: bool,
     /// This stack's preview limit, counted from the start of each of its tool's runs.
     pub time_limit: Duration,
+    /// The rows carry value fingerprints (`valueFingerprint`).
+    pub value_fingerprint: bool,
 }
 
 /// What the pool found for one stack, with everything for its log group.
@@ -210,7 +212,7 @@ fn one(work: &Work<'_>, ctx: &Context<'_>) -> Previewed {
                 }
             }
         }
-        Ok(diff)
+        Ok(diff.fingerprinted(work.value_fingerprint))
     }))
     .unwrap_or_else(|_| Err(Failure::new(FailureReason::Internal)));
     Previewed {

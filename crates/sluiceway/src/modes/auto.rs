@@ -1,0 +1,30 @@
+//! The auto mode's deploy path (decision 0077): resolve, then apply every record it
+//! handed on, one after another in hand-on order, then settle when anything was handed
+//! on. A red apply does not stop the next one or settle; the step is red at the end.
+
+use sluiceway_github::GitHub;
+
+use crate::Outcome;
+use crate::modes::apply::{self, Applying};
+use crate::modes::outputs::Outputs;
+use crate::modes::{resolve, settle};
+use crate::printer::Printer;
+
+pub fn ticks(
+    applying: &Applying<'_>,
+    github: &dyn GitHub,
+    outputs: &mut Outputs,
+    printer: &mut Printer,
+) -> Outcome {
+    let job = applying.job;
+    let (mut outcome, started) = resolve::run(job, github, true, outputs, printer);
+    for deploy in &started {
+        if apply::run(applying, github, deploy.deployment, outputs, printer) == Outcome::Failed {
+            outcome = Outcome::Failed;
+        }
+    }
+    if !started.is_empty() && settle::run(job, github, printer) == Outcome::Failed {
+        outcome = Outcome::Failed;
+    }
+    outcome
+}

@@ -1,0 +1,189 @@
+//! Layers of a chain (decision 0056): records that wait behind other stacks' deploys.
+//! Resolve opens them queued, with the stacks they wait behind in the payload; when the
+//! newest record of every one of those has ended, a later run (dispatched by the apply
+//! that ended the last of them) starts the queued record as a new record of its own, or
+//! ends it when a dependency did not deploy. A queued record is never deployed itself.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use sluiceway_core::gate::{self, Newest, Readiness};
+use sluiceway_core::record::{self, Payload};
+use sluiceway_core::stack::{Stack, StackId};
+use sluiceway_github::{
+    GitHub, GitHubError, NewDeploymentRecord, NewDeploymentStatus, RecordState,
+};
+
+use crate::modes::job::Job;
+use crate::modes::records::{Record, Records, ended};
+use crate::modes::resolve::Started;
+use crate::printer::Printer;
+
+/// Opens a record for `stack` and gives it its `queued` status; its id.
+pub fn open_record(
+    job: &Job,
+    github: &dyn GitHub,
+    stack: &Stack,
+    payload: &Payload,
+) -> Result<u64, GitHubError> {
+    let made = github.create_deployment_record(&NewDeploymentRecord {
+        sha: job.sha.clone(),
+        task: record::task_for(&stack.id),
+        environment: stack.settings.environment.clone(),
+        payload: payload.to_json(),
+        description: format!("{} ticked by {}", stack.id, payload.ticker),
+    })?;
+    github.set_deployment_status(
+        made.id,
+        &NewDeploymentStatus {
+            state: RecordState::Queued,
+            description: format!("ticked by {}", payload.ticker),
+            log_url: Some(job.run_url()),
+        },
+    )?;
+    Ok(made.id)
+}
+
+/// What one run did with the queued records it found.
+#[derive(Debug, Default)]
+pub struct Advanced {
+    /// New records, handed on like fresh ticks.
+    pub started: Vec<Started>,
+    /// Stacks whose queued record ended because a dependency did not deploy.
+    pub ended: Vec<StackId>,
+    pub red: bool,
+}
+
+/// The queued records of the records read, newest per stack, in stack-id order.
+fn queued(records: &Records) -> BTreeMap<&StackId, &Record> {
+    let mut queued = BTreeMap::new();
+    for record in records
+        .all
+        .iter()
+        .filter(|r| r.is_open() && !r.payload.behind.is_empty())
+    {
+        queued
+            .entry(&record.stack)
+            .and_modify(|kept: &mut &Record| {
+                if record.id > kept.id {
+                    *kept = record;
+                }
+            })
+            .or_insert(record);
+    }
+    queued
+}
+
+fn newest(records: &Records, stack: &StackId) -> Newest {
+    match records.newest_of(stack) {
+        None => Newest::None,
+        Some(r) if r.is_open() => Newest::Open,
+        Some(r) => match r.state {
+            Some(RecordState::Success | RecordState::Inactive) => Newest::WentOut,
+            _ => Newest::Failed,
+        },
+    }
+}
+
+/// Starts every queued record that is ready, and ends every one whose dependency did
+/// not deploy; one that still waits is left alone.
+pub fn advance(
+    job: &Job,
+    github: &dyn GitHub,
+    records: &Records,
+    stacks: &BTreeMap<&str, &Stack>,
+    printer: &mut Printer,
+) -> Advanced {
+    let mut advanced = Advanced::default();
+    let mut now_open: BTreeSet<StackId> = BTreeSet::new();
+    for (id, waiting) in queued(records) {
+        let readiness = gate::readiness(&waiting.payload.behind, |b| {
+            if now_open.contains(b) {
+                Newest::Open
+            } else {
+                newest(records, b)
+            }
+        });
+        let status = |state, description: &str| NewDeploymentStatus {
+            state,
+            description: description.to_owned(),
+            log_url: Some(job.run_url()),
+        };
+        match readiness {
+            Readiness::Waiting => {}
+            Readiness::DependencyFailed => {
+                match github.set_deployment_status(
+                    waiting.id,
+                    &status(RecordState::Failure, ended::DEPENDENCY_FAILED),
+                ) {
+                    Ok(()) => {
+                        printer.say(&format!("{id}: {}.", ended::DEPENDENCY_FAILED));
+                        advanced.ended.push(id.clone());
+                    }
+                    Err(e) => {
+                        printer.say(&format!(
+                            "::error::The queued record of {id} could not be ended: {e}."
+                        ));
+                        advanced.red = true;
+                    }
+                }
+            }
+            Readiness::Ready => {
+                let Some(stack) = stacks.get(id.as_str()) else {
+                    continue;
+                };
+                // Carried key by key (decision 0091): the approval, the ticker and what
+                // it covers; the run is this one, and nothing is waited behind now.
+                let payload = Payload {
+                    approved: waiting.payload.approved.clone(),
+                    ticker: waiting.payload.ticker.clone(),
+                    drift: waiting.payload.drift,
+                    on_merge: waiting.payload.on_merge,
+                    fingerprint: waiting.payload.fingerprint.clone(),
+                    run: job.run_id,
+                    attempt: u32::try_from(job.run_attempt).ok(),
+                    behind: Vec::new(),
+                    window: false,
+                };
+                let opened = open_record(job, github, stack, &payload).and_then(|new| {
+                    github.set_deployment_status(
+                        waiting.id,
+                        &status(RecordState::Inactive, ended::STARTED_LATER),
+                    )?;
+                    Ok(new)
+                });
+                match opened {
+                    Ok(new) => {
+                        printer.say(&format!(
+                            "{id}: every stack it waited behind deployed, so its deploy starts now."
+                        ));
+                        now_open.insert(id.clone());
+                        advanced.started.push(Started {
+                            stack: id.clone(),
+                            environment: stack.settings.environment.clone(),
+                            deployment: new,
+                            ticker: payload.ticker.clone(),
+                        });
+                    }
+                    Err(e) => {
+                        printer.say(&format!(
+                            "::error::The queued deploy of {id} could not be started: {e}."
+                        ));
+                        advanced.red = true;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    advanced
+}
+
+/// Whether a queued record that waited behind `stack` no longer waits: the record of
+/// `stack` just ended, and a run should come to start it (or end it).
+pub fn next_layer_due(records: &Records, stack: &StackId) -> bool {
+    queued(records).values().any(|waiting| {
+        waiting.payload.behind.contains(stack)
+            && gate::readiness(&waiting.payload.behind, |b| newest(records, b))
+                != Readiness::Waiting
+    })
+}
