@@ -212,11 +212,16 @@ fn confirm_of(view: &View, section: BulkSection) -> Option<&Confirm> {
 /// `- [ ] **Confirm:** deploy all 2 pending stacks: **a**, **b** · asked by carol`, and the
 /// line that says what ticking it does.
 fn confirm_box(confirm: &Confirm, verb: &str, noun: &str) -> String {
-    let names: Vec<String> = confirm
+    const NAMED: usize = 10;
+    let mut names: Vec<String> = confirm
         .stacks
         .iter()
+        .take(NAMED)
         .map(|s| format!("**{}**", crate::escape::text(s.as_str())))
         .collect();
+    if confirm.stacks.len() > NAMED {
+        names.push(format!("and {} more", confirm.stacks.len() - NAMED));
+    }
     let marker = Marker::new("bulk")
         .with(
             "section",

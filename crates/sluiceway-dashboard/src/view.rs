@@ -180,6 +180,81 @@ pub struct Confirm {
     pub scan_run: u64,
 }
 
+impl BulkSection {
+    /// The marker's `section` value.
+    pub fn name(self) -> &'static str {
+        match self {
+            BulkSection::Pending => "pending",
+            BulkSection::Drift => "drift",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<BulkSection> {
+        match name {
+            "pending" => Some(BulkSection::Pending),
+            "drift" => Some(BulkSection::Drift),
+            _ => None,
+        }
+    }
+
+    /// The rows a bulk box of this section deploys: pending rows, or drifted ones.
+    pub fn holds(self, state: Option<crate::facts::RowState>) -> bool {
+        use crate::facts::RowState;
+        match self {
+            BulkSection::Pending => state == Some(RowState::Pending),
+            BulkSection::Drift => state == Some(RowState::Drift),
+        }
+    }
+}
+
+impl Confirm {
+    /// Reads a confirm box's marker; `None` for a bulk box, an unknown section, or a
+    /// confirm marker missing a key or naming more stacks than hashes.
+    pub fn read(marker: &crate::marker::Marker) -> Option<Confirm> {
+        if marker.kind != "bulk" {
+            return None;
+        }
+        let section = BulkSection::parse(marker.get("section")?)?;
+        let asked_by = marker.get("confirm").filter(|c| !c.is_empty())?.to_owned();
+        let stacks = crate::marker::split_list(marker.get("stacks")?);
+        let hashes: Vec<String> = marker
+            .get("hashes")?
+            .split(',')
+            .filter(|h| !h.is_empty())
+            .map(str::to_owned)
+            .collect();
+        if stacks.is_empty() || stacks.len() != hashes.len() {
+            return None;
+        }
+        Some(Confirm {
+            section,
+            asked_by,
+            stacks: stacks.iter().map(|s| StackId::given(s)).collect(),
+            hashes,
+            scan_run: marker.get("scan-run")?.parse().ok()?,
+        })
+    }
+
+    /// Whether the section's rows are still the ones it names, at the same hashes; a
+    /// confirm box whose rows changed is taken back.
+    pub fn holds_for(&self, rows: &[crate::reader::RowBlock]) -> bool {
+        let mut now: Vec<(&str, &str)> = rows
+            .iter()
+            .filter(|r| self.section.holds(r.facts.state))
+            .filter_map(|r| Some((r.facts.stack.as_str(), r.facts.hash.as_deref()?)))
+            .collect();
+        let mut named: Vec<(&str, &str)> = self
+            .stacks
+            .iter()
+            .map(StackId::as_str)
+            .zip(self.hashes.iter().map(String::as_str))
+            .collect();
+        now.sort_unstable();
+        named.sort_unstable();
+        now == named
+    }
+}
+
 /// A line under the scan line, in this order when several apply.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Hint {
@@ -199,4 +274,47 @@ pub enum Hint {
         to: Timestamp,
         reason: Option<String>,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::marker::Marker;
+    use crate::reader;
+
+    #[test]
+    fn a_confirm_marker_is_read_whole_and_taken_back_when_its_rows_change() {
+        let marker_in = |section: &str, hashes: &str| {
+            Marker::new("bulk")
+                .with("section", section)
+                .with("confirm", "alice")
+                .with("stacks", "a,b%2Cc")
+                .with("hashes", hashes)
+                .with("scan-run", "7")
+        };
+        let marker = |hashes: &str| marker_in("pending", hashes);
+        let confirm = Confirm::read(&marker("1111111111111111,2222222222222222")).unwrap();
+        assert_eq!(confirm.stacks, [StackId::given("a"), StackId::given("b,c")]);
+        assert!(
+            Confirm::read(&marker("1111111111111111")).is_none(),
+            "a hash per stack"
+        );
+        assert!(Confirm::read(&Marker::new("bulk").with("section", "pending")).is_none());
+        assert!(
+            Confirm::read(&marker_in("later", "1111111111111111,2222222222222222")).is_none(),
+            "an unknown section is not a marker"
+        );
+        let rows = |b_hash: &str| {
+            reader::read(&format!(
+                "- [ ] a <!-- sluiceway:row stack=\"a\" state=\"pending\" hash=\"1111111111111111\" -->\n<!-- /sluiceway:row -->\n- [ ] b <!-- sluiceway:row stack=\"b,c\" state=\"pending\" hash=\"{b_hash}\" -->\n<!-- /sluiceway:row -->\n"
+            ))
+            .rows
+        };
+        assert!(confirm.holds_for(&rows("2222222222222222")));
+        assert!(!confirm.holds_for(&rows("3333333333333333")), "a new hash");
+        assert!(
+            !confirm.holds_for(&rows("3333333333333333")[..1]),
+            "a row gone"
+        );
+    }
 }

@@ -4,14 +4,26 @@
 //! stack and hash; the editor of its oldest entry ticked. Anything that leaves the
 //! stretch in doubt names nobody, and nothing deploys.
 
-use sluiceway_dashboard::reader;
+use sluiceway_dashboard::reader::{self, BoxLine};
+use sluiceway_dashboard::view::{BulkSection, Confirm};
 use sluiceway_github::{Actor, Edit};
 
-/// One thing a person can tick: a row at the hash it shows, or the rescan box.
+/// One thing a person can tick: a row at the hash it shows, a section's bulk box, the
+/// confirm box that names what the bulk box would deploy, or the rescan box.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Tick {
     Row { stack: String, hash: String },
+    Bulk(BulkSection),
+    Confirm(Confirm),
     Rescan,
+}
+
+/// What a bulk line's marker is: a section's bulk box, or a confirm box.
+fn bulk_tick(line: &BoxLine) -> Option<Tick> {
+    if line.marker.get("confirm").is_some() {
+        return Confirm::read(&line.marker).map(Tick::Confirm);
+    }
+    BulkSection::parse(line.marker.get("section")?).map(Tick::Bulk)
 }
 
 impl Tick {
@@ -28,8 +40,14 @@ impl Tick {
                     stack: row.facts.stack,
                 })
             });
+        let bulk: Vec<Tick> = read
+            .bulk
+            .iter()
+            .filter(|b| b.ticked)
+            .filter_map(bulk_tick)
+            .collect();
         let rescan = read.rescan.filter(|b| b.ticked).map(|_| Tick::Rescan);
-        rows.chain(rescan).collect()
+        rows.chain(bulk).chain(rescan).collect()
     }
 
     fn holds_in(&self, body: &str) -> bool {
@@ -38,6 +56,10 @@ impl Tick {
             Tick::Row { stack, hash } => read.rows.iter().any(|row| {
                 row.ticked && row.facts.stack == *stack && row.facts.hash.as_deref() == Some(hash)
             }),
+            Tick::Bulk(_) | Tick::Confirm(_) => read
+                .bulk
+                .iter()
+                .any(|b| b.ticked && bulk_tick(b).as_ref() == Some(self)),
             Tick::Rescan => read.rescan.is_some_and(|b| b.ticked),
         }
     }

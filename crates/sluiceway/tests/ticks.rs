@@ -756,3 +756,68 @@ fn with_value_fingerprints_off_no_row_carries_one_and_a_value_change_deploys() {
     assert_eq!(ran.code, Some(0), "{}", ran.log);
     assert_eq!(ran.outputs["outcome"], "deployed");
 }
+
+#[test]
+fn deploy_all_asks_for_a_confirmation_and_the_confirm_box_is_a_tick_on_each_row() {
+    let bed = Bed::new();
+    let mut job = Job::new();
+    // storage:prod only carol may tick: the confirm box is judged stack by stack.
+    let config = job.file("sluiceway.yaml");
+    let text = std::fs::read_to_string(&config).unwrap().replace(
+        "    name: prod\n    tool: opentofu\n",
+        "    name: prod\n    tool: opentofu\n    tickers: [carol]\n",
+    );
+    std::fs::write(&config, text).unwrap();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let ran = job.run(&bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let number = dashboard(&bed);
+    assert!(
+        bed.body(number)
+            .contains("- [ ] Deploy all 3 pending stacks"),
+        "{}",
+        bed.body(number)
+    );
+
+    tick(&bed, number, "alice", "Deploy all");
+    let asked = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(asked.code, Some(0), "{}", asked.log);
+    assert_eq!(asked.outputs["matrix"], "[]", "a bulk box deploys nothing");
+    let body = bed.body(number);
+    assert!(
+        body.contains("- [ ] **Confirm:** deploy all 3 pending stacks: **network**, **storage:dev**, **storage:prod** · asked by alice <!-- sluiceway:bulk section=\"pending\" confirm=\"alice\" stacks=\"network,storage:dev,storage:prod\""),
+        "{body}"
+    );
+    assert!(
+        !body.contains("Deploy all 3"),
+        "the confirm box stands in for it: {body}"
+    );
+
+    tick(&bed, number, "alice", "**Confirm:**");
+    let confirmed = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(confirmed.code, Some(0), "{}", confirmed.log);
+    assert_eq!(records_of(&bed, "network")[0].0, RecordState::Success);
+    assert_eq!(
+        records_of(&bed, "storage:dev")[0].2,
+        "alice",
+        "credited to the confirm's ticker"
+    );
+    assert!(
+        records_of(&bed, "storage:prod").is_empty(),
+        "its own rule refused alice"
+    );
+    let body = bed.body(number);
+    assert!(
+        !body.contains("**Confirm:**"),
+        "the confirm box was used: {body}"
+    );
+    let comments = bed.emulator.world().repo(REPO).unwrap().issues[&number]
+        .comments
+        .clone();
+    assert!(
+        comments
+            .iter()
+            .any(|c| c.body.contains("@alice ticked **storage:prod**")),
+        "{comments:?}"
+    );
+}

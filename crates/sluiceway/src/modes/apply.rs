@@ -558,6 +558,7 @@ fn write_row(
         links: links(job),
         trail: records.trail(|run| links(job).run(run)),
         version: identity::VERSION,
+        confirms: None,
     };
     let failures = records.failure_lines(|run| links(job).run(run));
     let row = Row {

@@ -7,14 +7,15 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use sluiceway_core::config::PermissionLevel;
 use sluiceway_core::gate::{self, Gated, Wait, Waits};
 use sluiceway_core::record::{Approved, Payload};
-use sluiceway_core::stack::{Stack, StackId};
+use sluiceway_core::stack::{Stack, StackId, TickRule};
 use sluiceway_dashboard::comment::{self, Unmet, Why};
 use sluiceway_dashboard::escape;
 use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::reader;
-use sluiceway_dashboard::view::{Row, RowSource, State};
+use sluiceway_dashboard::view::{BulkSection, Confirm, Row, RowSource, State};
 use sluiceway_github::{GitHub, GitHubError};
 
 use crate::Outcome;
@@ -27,6 +28,7 @@ use crate::modes::outputs::Outputs;
 use crate::modes::records::Records;
 use crate::modes::rewrite::{Rewrite, untick};
 use crate::modes::scan::links;
+use crate::modes::scan::rows::live_root;
 use crate::printer::Printer;
 use crate::setup::{self, SetupError};
 use crate::tick_rule::{Refusal, TickCheck, Verdict};
@@ -178,7 +180,8 @@ fn resolve(
     let mut fates: Vec<(Tick, Fate)> = Vec::new();
     let mut allowed: BTreeMap<StackId, (&Stack, String, String)> = BTreeMap::new();
     let mut unmet = Vec::new();
-    for (tick, walk) in named {
+    let boxes = bulk_boxes(named, &live, &mut check);
+    for (tick, walk) in boxes.ticks {
         let Tick::Row { stack, hash } = &tick else {
             continue;
         };
@@ -354,6 +357,7 @@ fn resolve(
         links: links(job),
         trail: records.trail(|run| links(job).run(run)),
         version: identity::VERSION,
+        confirms: Some(boxes.confirms.clone()),
     };
     let run_url = job.run_url();
     let written = rewrite.write(
@@ -386,8 +390,11 @@ fn resolve(
                 }));
             }
             let (hash, note) = judged.get(&block.facts.stack)?;
-            // Clear it only while the live row is still ticked at the judged hash.
-            (block.ticked && block.facts.hash.as_deref() == Some(hash.as_str()))
+            let at_hash = block.facts.hash.as_deref() == Some(hash.as_str());
+            // Clear it only while the live row is still ticked at the judged hash; a row
+            // the confirm box named gets its note without a box of its own to clear.
+            let confirmed = boxes.confirmed.contains(&block.facts.stack) && note.is_some();
+            (at_hash && (block.ticked || confirmed))
                 .then(|| RowSource::Carried(untick(block, note.as_deref())))
         },
     );
@@ -406,7 +413,126 @@ fn resolve(
         red = true;
     }
     summarize(&fates, &started, &opened, printer);
+    for line in &boxes.said {
+        printer.say(line);
+    }
     Ok((if red { Outcome::Failed } else { Outcome::Done }, started))
+}
+
+/// The ticks once the bulk and confirm boxes are read (decision 0083): a confirm box a
+/// person ticked becomes a tick on each row it names, at the named hash, by that person
+/// (a row ticked directly keeps its own tick); a bulk box a person with write access
+/// ticked becomes a confirm box naming the section's rows. Every other box is cleared.
+struct Boxes {
+    ticks: Vec<(Tick, Walk)>,
+    /// The confirm boxes the body shows after this run.
+    confirms: Vec<Confirm>,
+    /// Stacks ticked through a confirm box.
+    confirmed: BTreeSet<String>,
+    said: Vec<String>,
+}
+
+fn bulk_boxes(
+    named: Vec<(Tick, Walk)>,
+    live: &reader::ReadBody,
+    check: &mut TickCheck<'_>,
+) -> Boxes {
+    let direct: BTreeSet<String> = named
+        .iter()
+        .filter_map(|(t, _)| match t {
+            Tick::Row { stack, .. } => Some(stack.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut boxes = Boxes {
+        ticks: Vec::new(),
+        confirms: live
+            .bulk
+            .iter()
+            .filter_map(|b| Confirm::read(&b.marker))
+            .filter(|c| c.holds_for(&live.rows))
+            .collect(),
+        confirmed: BTreeSet::new(),
+        said: Vec::new(),
+    };
+    let scan_run = live_root(live).map_or(0, |root| root.scan_run);
+    for (tick, walk) in named {
+        match (tick, walk) {
+            (Tick::Confirm(confirm), walk) => {
+                boxes.confirms.retain(|c| c.section != confirm.section);
+                let words = section_words(confirm.section);
+                match walk {
+                    _ if !confirm.holds_for(&live.rows) => boxes.said.push(format!(
+                        "- the confirm box of the {words}: its rows changed since it was drawn, so it was taken back and deploys nothing"
+                    )),
+                    Walk::Ticker(actor) => {
+                        let login = actor.as_ref().map(|a| a.login.clone()).unwrap_or_default();
+                        boxes.said.push(format!(
+                            "- the confirm box of the {words}: ticked by {login}; each of its {} stacks is judged as a tick of theirs",
+                            confirm.stacks.len()
+                        ));
+                        for (stack, hash) in confirm.stacks.iter().zip(&confirm.hashes).take(MOST_DEPLOYS) {
+                            if direct.contains(stack.as_str()) {
+                                continue;
+                            }
+                            boxes.confirmed.insert(stack.to_string());
+                            boxes.ticks.push((
+                                Tick::Row { stack: stack.to_string(), hash: hash.clone() },
+                                Walk::Ticker(actor.clone()),
+                            ));
+                        }
+                    }
+                    _ => boxes.said.push(format!(
+                        "- the confirm box of the {words}: the edit history names nobody; it was cleared"
+                    )),
+                }
+            }
+            (Tick::Bulk(section), walk) => {
+                let words = section_words(section);
+                let rows: Vec<&reader::RowBlock> = live
+                    .rows
+                    .iter()
+                    .filter(|r| section.holds(r.facts.state) && r.facts.hash.is_some())
+                    .collect();
+                let actor = match &walk {
+                    Walk::Ticker(actor) => actor.clone(),
+                    _ => None,
+                };
+                let allowed = check
+                    .judge(actor.as_ref(), &TickRule::AtLeast(PermissionLevel::Write))
+                    == Verdict::Allowed;
+                match actor.filter(|_| allowed && !rows.is_empty()) {
+                    Some(actor) => {
+                        boxes.confirms.retain(|c| c.section != section);
+                        boxes.confirms.push(Confirm {
+                            section,
+                            asked_by: actor.login.clone(),
+                            stacks: rows.iter().map(|r| StackId::given(&r.facts.stack)).collect(),
+                            hashes: rows.iter().filter_map(|r| r.facts.hash.clone()).collect(),
+                            scan_run,
+                        });
+                        boxes.said.push(format!(
+                            "- the bulk box of the {words}: ticked by {}; a confirm box now names its {} stacks",
+                            actor.login,
+                            rows.len()
+                        ));
+                    }
+                    None => boxes.said.push(format!(
+                        "- the bulk box of the {words}: not ticked by a person with write access; it was cleared"
+                    )),
+                }
+            }
+            other => boxes.ticks.push(other),
+        }
+    }
+    boxes
+}
+
+fn section_words(section: BulkSection) -> &'static str {
+    match section {
+        BulkSection::Pending => "pending stacks",
+        BulkSection::Drift => "drifted stacks",
+    }
 }
 
 fn set_fate(fates: &mut [(Tick, Fate)], stack: &StackId, fate: Fate) {

@@ -6,7 +6,7 @@ use sluiceway_core::config::Config;
 use sluiceway_core::discovery::Discovery;
 use sluiceway_dashboard::body;
 use sluiceway_dashboard::reader::{self, ReadBody, RowBlock};
-use sluiceway_dashboard::view::{Ignored, Links, RowSource, TrailEntry, View};
+use sluiceway_dashboard::view::{Confirm, Ignored, Links, RowSource, TrailEntry, View};
 use sluiceway_github::GitHub;
 
 use crate::modes::scan::rows::live_root;
@@ -19,6 +19,9 @@ pub struct Rewrite<'a> {
     pub links: Links,
     pub trail: Vec<TrailEntry>,
     pub version: &'a str,
+    /// The confirm boxes to draw; `None` carries the live body's (those whose rows still
+    /// stand as they named them, decision 0083).
+    pub confirms: Option<Vec<Confirm>>,
 }
 
 impl Rewrite<'_> {
@@ -41,7 +44,13 @@ impl Rewrite<'_> {
             unknown: live.unknown_rows().map(|r| r.text.clone()).collect(),
             trail: self.trail.clone(),
             ignored: ignored(self.discovery),
-            confirms: Vec::new(),
+            confirms: self.confirms.clone().unwrap_or_else(|| {
+                live.bulk
+                    .iter()
+                    .filter_map(|b| Confirm::read(&b.marker))
+                    .filter(|c| c.holds_for(&live.rows))
+                    .collect()
+            }),
             hints: Vec::new(),
             layout: self.config.settings.dashboard.clone(),
             attribution_names: self.config.settings.attribution.names as usize,
