@@ -18,6 +18,11 @@ pub enum FailureReason {
     TimedOut {
         minutes: u32,
     },
+    /// The deploy ran past `deploy-timeout`: it was interrupted, given two minutes to
+    /// stop cleanly, then killed.
+    DeployTimedOut {
+        minutes: u32,
+    },
     UnreadableOutput,
     UnknownStep,
     OutputTooLarge,
@@ -61,6 +66,10 @@ impl fmt::Display for FailureReason {
             }
             FailureReason::ToolError { exit_code: None } => {
                 f.write_str("the tool could not be started")
+            }
+            FailureReason::DeployTimedOut { minutes } => {
+                let unit = if *minutes == 1 { "minute" } else { "minutes" };
+                write!(f, "the deploy timed out after {minutes} {unit}")
             }
             FailureReason::TimedOut { minutes } => {
                 let unit = if *minutes == 1 { "minute" } else { "minutes" };

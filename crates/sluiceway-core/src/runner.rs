@@ -16,8 +16,11 @@ pub struct Invocation {
     pub cwd: PathBuf,
     /// The child's whole environment.
     pub env: BTreeMap<String, String>,
-    /// `None`: no limit (deploys).
+    /// `None`: no limit (a deploy without `deploy-timeout`).
     pub time_limit: Option<Duration>,
+    /// Between SIGINT at the limit and SIGKILL; `None` is the runner's own. A deploy gets
+    /// longer, so the tool can release its state lock.
+    pub grace: Option<Duration>,
     /// Write stdout to this file (created private) instead of keeping it: for output
     /// that is large or holds values, read from a private place afterwards.
     pub stdout_file: Option<PathBuf>,

@@ -223,6 +223,7 @@ fn record(
             env: env.clone(),
             time_limit: Some(std::time::Duration::from_secs(60)),
             stdout_file: None,
+            grace: None,
         };
         match runner.run(&invocation) {
             Outcome::Exited {

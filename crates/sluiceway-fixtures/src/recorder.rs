@@ -358,6 +358,7 @@ impl Recorder<'_> {
             env,
             time_limit: Some(TIME_LIMIT),
             stdout_file: None,
+            grace: None,
         })
     }
 

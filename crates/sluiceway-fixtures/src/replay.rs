@@ -333,6 +333,7 @@ fn replay_kubectl(example: &Path, scenario_dir: &Path) -> Result<Report, ReplayE
         repository: "",
         scratch: scratch.path(),
         time_limit: Duration::from_secs(600),
+        deploy_limit: None,
     };
     let mut kept: BTreeMap<PathBuf, RenderedSet> = BTreeMap::new();
     let mut last_diff: BTreeMap<PathBuf, Diff> = BTreeMap::new();
@@ -548,6 +549,7 @@ fn replay_opentofu(
         repository: "",
         scratch: scratch.path(),
         time_limit: Duration::from_secs(600),
+        deploy_limit: None,
     };
     let mut kept: BTreeMap<(PathBuf, Option<String>), opentofu::SavedPlan> = BTreeMap::new();
     let mut steps = Vec::new();

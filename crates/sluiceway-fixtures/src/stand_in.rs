@@ -67,6 +67,7 @@ fn main() {
         env: std::env::vars().collect(),
         time_limit: None,
         stdout_file: None,
+        grace: None,
     };
     if let Some(ms) = std::env::var("SLUICEWAY_STAND_IN_DELAY_MS")
         .ok()

@@ -129,7 +129,8 @@ impl Runner for SystemRunner {
             }
         };
         let stderr = drain(child.stderr.take().expect("stderr is piped"), self.cap);
-        let (code, timed_out) = self.wait(&mut child, invocation.time_limit);
+        let grace = invocation.grace.unwrap_or(self.grace);
+        let (code, timed_out) = self.wait(&mut child, invocation.time_limit, grace);
         let collect = |receiver: mpsc::Receiver<Captured>| {
             receiver.recv_timeout(PIPE_GRACE).unwrap_or(Captured {
                 bytes: Vec::new(),
@@ -162,7 +163,12 @@ impl Runner for SystemRunner {
 impl SystemRunner {
     /// Waits for the child; past the limit, SIGINT to its group, then SIGKILL after the
     /// grace. Returns the exit code and whether the limit was hit.
-    fn wait(&self, child: &mut Child, limit: Option<Duration>) -> (Option<i32>, bool) {
+    fn wait(
+        &self,
+        child: &mut Child,
+        limit: Option<Duration>,
+        grace: Duration,
+    ) -> (Option<i32>, bool) {
         let started = Instant::now();
         let group = Pid::from_raw(child.id() as i32);
         let mut interrupted_at: Option<Instant> = None;
@@ -175,7 +181,7 @@ impl SystemRunner {
                     let _ = kill_process_group(group, Signal::INT);
                     interrupted_at = Some(Instant::now());
                 }
-                (_, Some(at), Some(group)) if at.elapsed() >= self.grace => {
+                (_, Some(at), Some(group)) if at.elapsed() >= grace => {
                     let _ = kill_process_group(group, Signal::KILL);
                     let status = child.wait().ok();
                     return (status.and_then(|s| s.code()), true);
@@ -198,6 +204,7 @@ mod tests {
             env: BTreeMap::from([("GREETING".to_owned(), "hello".to_owned())]),
             time_limit: limit,
             stdout_file: None,
+            grace: None,
         }
     }
 
@@ -213,6 +220,20 @@ mod tests {
                 stderr: b"none\n".to_vec(),
                 cut: None
             }
+        );
+    }
+
+    #[test]
+    fn an_invocation_may_ask_for_its_own_grace() {
+        // The shell waits out SIGINT; only SIGKILL after the grace ends it.
+        let mut invocation = sh("trap '' INT; sleep 30", Some(Duration::from_millis(100)));
+        invocation.grace = Some(Duration::from_millis(200));
+        let started = Instant::now();
+        let outcome = SystemRunner::with_limits(1024, Duration::from_secs(60)).run(&invocation);
+        assert!(matches!(outcome, Outcome::TimedOut { .. }), "{outcome:?}");
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the invocation's grace, not the runner's minute"
         );
     }
 

@@ -20,7 +20,13 @@ pub struct Context<'a> {
     /// Where private directories for rendered sets are made.
     pub scratch: &'a Path,
     pub time_limit: Duration,
+    /// The deploy's own limit (`deploy-timeout`); `None` lets a deploy run to its end.
+    pub deploy_limit: Option<Duration>,
 }
+
+/// How long a deploy past its limit gets between SIGINT and SIGKILL: long enough for
+/// the tool to stop cleanly and release its state lock.
+pub const DEPLOY_GRACE: Duration = Duration::from_secs(120);
 
 impl Context<'_> {
     pub(crate) fn invoke(
@@ -40,6 +46,43 @@ impl Context<'_> {
             env,
             time_limit: limit,
             stdout_file: None,
+            grace: None,
+        })
+    }
+
+    /// Runs a deploy step: the deploy's limit, and the deploy's grace after it.
+    pub(crate) fn invoke_deploy(
+        &self,
+        argv: Vec<String>,
+        cwd: &Path,
+        extra_env: &[(&str, &str)],
+    ) -> Outcome {
+        let mut env = self.env.clone();
+        for (name, value) in extra_env {
+            env.insert((*name).to_owned(), (*value).to_owned());
+        }
+        self.runner.run(&Invocation {
+            argv,
+            cwd: cwd.to_owned(),
+            env,
+            time_limit: self.deploy_limit,
+            stdout_file: None,
+            grace: Some(DEPLOY_GRACE),
+        })
+    }
+
+    /// A deploy step's outcome: exit 0 or a fixed reason; past its limit, the deploy's.
+    pub(crate) fn accept_deploy(
+        &self,
+        outcome: Outcome,
+        log: &mut ToolLog,
+    ) -> Result<Ran, Failure> {
+        let limit = self.deploy_limit.map_or(0, minutes);
+        accept(outcome, &[0], limit, log).map_err(|failure| match failure.reason {
+            FailureReason::TimedOut { minutes } => {
+                Failure::new(FailureReason::DeployTimedOut { minutes })
+            }
+            _ => failure,
         })
     }
 }

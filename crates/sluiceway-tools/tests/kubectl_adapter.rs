@@ -110,6 +110,7 @@ impl Job {
             repository: "",
             scratch: self.scratch.path(),
             time_limit: Duration::from_secs(120),
+            deploy_limit: None,
         }
     }
 }

@@ -57,6 +57,7 @@ fn the_plan_lives_in_a_private_directory_that_goes_away() {
         repository: "",
         scratch: scratch.path(),
         time_limit: Duration::from_secs(60),
+        deploy_limit: None,
     };
     let first = opentofu::preview(&lab(&example), &ctx, false)
         .result
@@ -90,6 +91,7 @@ fn a_saved_plan_of_another_stack_is_refused_before_anything_runs() {
         repository: "",
         scratch: scratch.path(),
         time_limit: Duration::from_secs(60),
+        deploy_limit: None,
     };
     let plan = opentofu::preview(&lab(&example), &ctx, true)
         .result

@@ -272,6 +272,7 @@ fn main() {
             repository: REPO,
             scratch: temp.path(),
             time_limit: Duration::from_secs(600),
+            deploy_limit: None,
         };
         adapter.preparation().unwrap().run(&ctx).result.unwrap();
         adapter.preview(&ctx, false).result.unwrap().diff.hash()

@@ -821,3 +821,42 @@ fn deploy_all_asks_for_a_confirmation_and_the_confirm_box_is_a_tick_on_each_row(
         "{comments:?}"
     );
 }
+
+#[test]
+fn a_deploy_past_its_deploy_timeout_is_interrupted_and_ends_with_a_fixed_reason() {
+    let bed = Bed::new();
+    let job = Job::new();
+    // A real provisioner that outlasts the limit; SIGINT reaches it through tofu.
+    let main = job.file("network/main.tf");
+    let text = std::fs::read_to_string(&main).unwrap();
+    std::fs::write(
+        &main,
+        format!("{text}\nresource \"terraform_data\" \"slow\" {{\n  provisioner \"local-exec\" {{\n    command = \"sleep 600\"\n  }}\n}}\n"),
+    )
+    .unwrap();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let ran = job.run(&bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let number = dashboard(&bed);
+    tick(&bed, number, "alice", "network");
+    let mut job = job;
+    let started = std::time::Instant::now();
+    let ran = on_edit(&bed, &mut job, &sha, number, &[("deploy-timeout", "1")]);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(240),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(ran.code, Some(1), "{}", ran.log);
+    assert_eq!(ran.outputs["outcome"], "failed");
+    assert_eq!(
+        records_of(&bed, "network"),
+        [(
+            RecordState::Failure,
+            "the deploy timed out after 1 minute".to_owned(),
+            "alice".to_owned()
+        )]
+    );
+    let row = &blocks(&bed.body(number))["network"];
+    assert!(row.contains("the deploy timed out after 1 minute"), "{row}");
+}

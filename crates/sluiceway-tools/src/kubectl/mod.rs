@@ -464,7 +464,7 @@ pub fn tool_diff(stack: &Stack, ctx: &Context<'_>) -> ToolDiff {
 }
 
 /// Deploys exactly the set a preview kept: refuses a set of another stack or one whose
-/// bytes changed; applies it, then deletes what pruning found. No time limit of its own.
+/// bytes changed; applies it, then deletes what pruning found, within `deploy-timeout`.
 pub fn deploy(stack: &Stack, ctx: &Context<'_>, set: &RenderedSet) -> Deploy {
     let mut log = ToolLog::default();
     let result = (|| {
@@ -479,9 +479,9 @@ pub fn deploy(stack: &Stack, ctx: &Context<'_>, set: &RenderedSet) -> Deploy {
         args.extend(stack.options.target());
         args.extend(stack.options.applier());
         args.extend(["-f".to_owned(), set.path().display().to_string()]);
-        let outcome = ctx.invoke(kubectl(args), &stack.dir, &[], None);
+        let outcome = ctx.invoke_deploy(kubectl(args), &stack.dir, &[]);
         record_deploy_output(&outcome, &mut log);
-        accept(outcome, &[0], 0, &mut ToolLog::default())?;
+        ctx.accept_deploy(outcome, &mut ToolLog::default())?;
         if let Some(prune) = set.prune_path() {
             let mut args = strings(&["delete"]);
             args.extend(stack.options.target());
@@ -490,9 +490,9 @@ pub fn deploy(stack: &Stack, ctx: &Context<'_>, set: &RenderedSet) -> Deploy {
                 "-f".to_owned(),
                 prune.display().to_string(),
             ]);
-            let outcome = ctx.invoke(kubectl(args), &stack.dir, &[], None);
+            let outcome = ctx.invoke_deploy(kubectl(args), &stack.dir, &[]);
             record_deploy_output(&outcome, &mut log);
-            accept(outcome, &[0], 0, &mut ToolLog::default())?;
+            ctx.accept_deploy(outcome, &mut ToolLog::default())?;
         }
         Ok(())
     })();

@@ -280,6 +280,7 @@ pub fn preview(stack: &Stack, ctx: &Context<'_>, keep_plan: bool) -> Preview {
             env: with_env(ctx, &stack.env()),
             time_limit: Some(ctx.time_limit),
             stdout_file: Some(shown.clone()),
+            grace: None,
         });
         accept(outcome, &[0], minutes(ctx.time_limit), &mut log)?;
         let file = std::fs::File::open(&shown).map_err(|_| {
@@ -332,7 +333,7 @@ pub fn tool_diff(stack: &Stack, ctx: &Context<'_>) -> ToolDiff {
     ToolDiff { result, log }
 }
 
-/// Applies exactly the saved plan of this stack's preview; no time limit of its own.
+/// Applies exactly the saved plan of this stack's preview, within `deploy-timeout` if set.
 pub fn deploy(stack: &Stack, ctx: &Context<'_>, plan: &SavedPlan) -> Run {
     let mut log = ToolLog::default();
     if plan.stack != stack.id {
@@ -352,11 +353,11 @@ pub fn deploy(stack: &Stack, ctx: &Context<'_>, plan: &SavedPlan) -> Run {
         "-json",
         &plan.path().display().to_string(),
     ]);
-    let outcome = ctx.invoke(argv, &stack.dir, &stack.env(), None);
-    if let Outcome::Exited { stdout, .. } = &outcome {
+    let outcome = ctx.invoke_deploy(argv, &stack.dir, &stack.env());
+    if let Outcome::Exited { stdout, .. } | Outcome::TimedOut { stdout, .. } = &outcome {
         log_words(stdout, &mut log);
     }
-    let result = accept(outcome, &[0], 0, &mut log).map(|_| ());
+    let result = ctx.accept_deploy(outcome, &mut log).map(|_| ());
     Run { result, log }
 }
 

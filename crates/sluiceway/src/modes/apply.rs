@@ -313,6 +313,7 @@ fn apply(
         repository: &a.job.repository,
         scratch: &scratch,
         time_limit: limit,
+        deploy_limit: a.inputs.deploy_timeout,
     };
     if let Err(e) = adapter.check_version(&ctx, &a.job.workspace) {
         printer.say(&format!("::error::{e}"));
@@ -467,7 +468,10 @@ fn apply(
             }
         }
         Err(failure) => {
-            let reason = format!("the deploy failed: {}", failure.reason);
+            let reason = match failure.reason {
+                FailureReason::DeployTimedOut { .. } => failure.reason.to_string(),
+                _ => format!("the deploy failed: {}", failure.reason),
+            };
             // What is left to deploy now, for the row.
             let after = adapter.preview(&ctx, false);
             say_log(after.log.job_log_lines(), printer);

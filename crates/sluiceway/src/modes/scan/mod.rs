@@ -222,6 +222,7 @@ fn scan(
         repository: &s.job.repository,
         scratch: &scratch,
         time_limit: s.inputs.preview_timeout,
+        deploy_limit: None,
     };
 
     // The version check, once per tool at hand.
