@@ -113,3 +113,131 @@ fn a_binary_that_does_not_match_its_checksum_is_never_run() {
     );
     assert!(ran.outputs.is_empty(), "the binary never ran");
 }
+
+/// Every process below `root`, from `/proc`'s parent links.
+fn descendants(root: u32) -> Vec<u32> {
+    let parents: Vec<(u32, u32)> = std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter_map(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            // The command sits in parentheses and may hold spaces: the fields after it.
+            let after = stat.rsplit_once(')')?.1;
+            let ppid = after.split_whitespace().nth(1)?.parse().ok()?;
+            Some((pid, ppid))
+        })
+        .collect();
+    let mut found = vec![root];
+    let mut i = 0;
+    while i < found.len() {
+        let parent = found[i];
+        found.extend(
+            parents
+                .iter()
+                .filter(|(_, p)| *p == parent)
+                .map(|(c, _)| *c),
+        );
+        i += 1;
+    }
+    found
+}
+
+#[test]
+fn a_killed_apply_is_settled_by_the_post_step_and_the_next_scan_shows_the_failure() {
+    let bed = Bed::new();
+    let release = release(None);
+    let mut job = via(release.path());
+    // A deploy that takes long enough to be killed in the middle of it.
+    let main = job.file("network/main.tf");
+    let text = std::fs::read_to_string(&main).unwrap();
+    std::fs::write(
+        &main,
+        format!("{text}\nresource \"terraform_data\" \"slow\" {{\n  provisioner \"local-exec\" {{\n    command = \"sleep 600\"\n  }}\n}}\n"),
+    )
+    .unwrap();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let ran = job.run(&bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let number = dashboard(&bed);
+    tick(&bed, number, "alice", "network");
+    job.payload = Some(edit_event(&bed, number));
+    let path = format!("{}:/usr/bin:/bin", support::tofu_dir().display());
+    let mut step = job
+        .command(&bed, "issues", &sha, &path, &[("mode", "")])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let in_progress = || {
+        bed.github
+            .deployment_records("sluiceway")
+            .unwrap()
+            .records
+            .iter()
+            .any(|r| {
+                r.latest_status
+                    .as_ref()
+                    .is_some_and(|s| s.state == sluiceway_github::RecordState::InProgress)
+            })
+    };
+    let waited = std::time::Instant::now();
+    while !in_progress() {
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(120),
+            "apply never began"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    // Give tofu time to reach the provisioner, then kill the whole step as a runner
+    // that lost its machine would: no signal it could answer.
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let tree = descendants(step.id());
+    for pid in &tree {
+        let _ = std::process::Command::new("kill")
+            .args(["-9", &pid.to_string()])
+            .status();
+    }
+    let _ = step.wait();
+    // Gone, or a zombie waiting for init to reap it.
+    let alive = |pid: &u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|stat| Some(stat.rsplit_once(')')?.1.split_whitespace().next()? != "Z"))
+            .unwrap_or(false)
+    };
+    let waited = std::time::Instant::now();
+    while tree.iter().any(alive) {
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(10),
+            "the killed step left processes"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+
+    job.script = "post.js";
+    let post = job.run_with(&bed, "issues", &sha, &path, &[("mode", "")]);
+    assert_eq!(post.code, Some(0), "{}", post.log);
+    assert!(
+        post.log
+            .contains("network: the run ended without a result."),
+        "{}",
+        post.log
+    );
+    let row = &blocks(&bed.body(number))["network"];
+    assert!(row.contains("the run ended without a result"), "{row}");
+
+    job.script = "main.js";
+    job.payload = None;
+    let later = job.run(&bed, "schedule", &sha);
+    assert_eq!(later.code, Some(0), "{}", later.log);
+    let row = &blocks(&bed.body(number))["network"];
+    // Whatever the killed tofu left in its state, the row is previewed again and keeps
+    // the failure line until a later deploy goes out.
+    assert!(
+        !row.contains("state=\"deploying\"")
+            && row.contains(
+                ":x: last deploy failed: the run ended without a result · ticked by alice"
+            ),
+        "the next scan shows the failure line: {row}"
+    );
+}

@@ -27,6 +27,8 @@ pub(crate) struct Job {
     pub(crate) payload: Option<String>,
     /// Run through the action's shim in this folder rather than the binary itself.
     pub(crate) action: Option<PathBuf>,
+    /// The shim's script: the main step, or `post.js` for the post step.
+    pub(crate) script: &'static str,
 }
 
 /// What one run of the binary left.
@@ -49,6 +51,7 @@ impl Job {
             env: Vec::new(),
             payload: None,
             action: None,
+            script: "main.js",
         }
     }
 
@@ -65,6 +68,48 @@ impl Job {
         path: &str,
         inputs: &[(&str, &str)],
     ) -> Ran {
+        let out = self
+            .command(bed, event, sha, path, inputs)
+            .output()
+            .unwrap();
+        self.ran(&out)
+    }
+
+    /// What a finished step left: its exit, log, outputs, summary and result file.
+    pub(crate) fn ran(&self, out: &std::process::Output) -> Ran {
+        let temp = self.runner.path();
+        let output = temp.join("output.txt");
+        let summary = temp.join("summary.md");
+        let result_text =
+            std::fs::read_to_string(temp.join("sluiceway-scan-result.json")).unwrap_or_default();
+        Ran {
+            code: out.status.code(),
+            log: format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ),
+            outputs: std::fs::read_to_string(&output)
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|l| l.split_once('='))
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect(),
+            summary: std::fs::read_to_string(&summary).unwrap_or_default(),
+            result: serde_json::from_str(&result_text).ok(),
+            result_text,
+        }
+    }
+
+    /// The step's command as a job's runner starts it, not yet started.
+    pub(crate) fn command(
+        &self,
+        bed: &Bed,
+        event: &str,
+        sha: &str,
+        path: &str,
+        inputs: &[(&str, &str)],
+    ) -> Command {
         let temp = self.runner.path();
         let output = temp.join("output.txt");
         let summary = temp.join("summary.md");
@@ -84,7 +129,7 @@ impl Job {
             // As the action runs it: its shim picks and checks the binary.
             Some(action) => {
                 let mut node = Command::new("node");
-                node.arg(action.join("shim/main.js"));
+                node.arg(action.join("shim").join(self.script));
                 node
             }
             None => {
@@ -118,26 +163,7 @@ impl Job {
         for (name, value) in inputs {
             command.env(format!("INPUT_{}", name.to_uppercase()), value);
         }
-        let out = command.output().unwrap();
-        let result_text =
-            std::fs::read_to_string(temp.join("sluiceway-scan-result.json")).unwrap_or_default();
-        Ran {
-            code: out.status.code(),
-            log: format!(
-                "{}{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            ),
-            outputs: std::fs::read_to_string(&output)
-                .unwrap_or_default()
-                .lines()
-                .filter_map(|l| l.split_once('='))
-                .map(|(k, v)| (k.to_owned(), v.to_owned()))
-                .collect(),
-            summary: std::fs::read_to_string(&summary).unwrap_or_default(),
-            result: serde_json::from_str(&result_text).ok(),
-            result_text,
-        }
+        command
     }
 
     pub(crate) fn run(&self, bed: &Bed, event: &str, sha: &str) -> Ran {
