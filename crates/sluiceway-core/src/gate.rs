@@ -294,6 +294,67 @@ mod tests {
         assert_eq!(in_sync[&StackId::given("b")], Gated::Start);
     }
 
+    proptest::proptest! {
+        /// For any acyclic edges, pending rows, ticks and open records: a tick that
+        /// starts waits on nothing ticked or deploying; a queued one waits only behind
+        /// its own dependencies, each ticked now or deploying; and no tick goes on while
+        /// a dependency has a pending change that does not go on with it.
+        #[test]
+        fn the_gate_never_lets_a_tick_past_a_waiting_change(
+            edges in proptest::collection::vec((0..8usize, 0..8usize), 0..16),
+            pending in proptest::collection::btree_set(0..8usize, 0..8),
+            ticked in proptest::collection::btree_set(0..8usize, 0..8),
+            open in proptest::collection::btree_set(0..8usize, 0..3),
+        ) {
+            let name = |i: usize| format!("s{i}");
+            // Edges only from a larger index to a smaller one: no cycle.
+            let stacks: Vec<Stack> = (0..8)
+                .map(|i| {
+                    let on: Vec<String> = edges
+                        .iter()
+                        .filter(|(a, b)| *a == i && b < a)
+                        .map(|(_, b)| name(*b))
+                        .collect();
+                    let on: Vec<&str> = on.iter().map(String::as_str).collect();
+                    stack(&name(i), &on, None)
+                })
+                .collect();
+            let waits = Waits::of(&stacks, &[]);
+            let allowed: BTreeSet<StackId> = ticked.iter().map(|i| StackId::given(&name(*i))).collect();
+            let is = |set: &BTreeSet<usize>, id: &StackId| set.iter().any(|i| name(*i) == id.as_str());
+            let gated = gate(&allowed, &waits, |id| is(&pending, id), |id| is(&open, id));
+            let goes = |id: &StackId| !matches!(gated.get(id), Some(Gated::Held(_)) | None);
+            for (id, verdict) in &gated {
+                let deps: Vec<&StackId> = waits.on(id).iter().map(|w| &w.on).collect();
+                if !matches!(verdict, Gated::Held(_)) {
+                    for dep in &deps {
+                        proptest::prop_assert!(!is(&pending, dep) || goes(dep), "{id} went past {dep}");
+                    }
+                }
+                match verdict {
+                    Gated::Start => {
+                        for dep in &deps {
+                            proptest::prop_assert!(!allowed.contains(*dep) && !is(&open, dep));
+                        }
+                    }
+                    Gated::Behind(behind) => {
+                        proptest::prop_assert!(!behind.is_empty());
+                        for b in behind {
+                            proptest::prop_assert!(deps.contains(&b));
+                            proptest::prop_assert!(allowed.contains(b) || is(&open, b));
+                        }
+                    }
+                    Gated::Held(blocking) => {
+                        proptest::prop_assert!(!blocking.is_empty());
+                        for w in blocking {
+                            proptest::prop_assert!(is(&pending, &w.on) && !goes(&w.on));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_queued_record_starts_when_every_dependency_went_out() {
         let behind = [StackId::given("a"), StackId::given("b")];

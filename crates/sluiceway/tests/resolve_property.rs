@@ -1,7 +1,8 @@
 //! Nothing deploys unless a named person with access ticked it, stated as a property:
 //! for generated ticks by generated people with generated permissions and tick rules,
-//! resolve opens a record for a stack exactly when the first person to tick it meets the
-//! rule, and a second resolve of the same body opens nothing more.
+//! and a generated deletion in the edit history, resolve opens a record for a stack
+//! exactly when the first person to tick it meets the rule and no deleted entry breaks
+//! the stretch that names them, and a second resolve of the same body opens nothing more.
 
 mod support;
 
@@ -105,7 +106,11 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     #[test]
-    fn a_record_is_opened_only_for_an_allowed_ticker_and_never_twice(rule in rule(), ticks in ticks()) {
+    fn a_record_is_opened_only_for_an_allowed_ticker_and_never_twice(
+        rule in rule(),
+        ticks in ticks(),
+        deleted in proptest::option::of(0..6usize),
+    ) {
         let bed = Bed::new();
         for (login, role) in PEOPLE.iter().skip(1) {
             bed.emulator.act(Act::AddCollaborator { repo: REPO.into(), login: (*login).into(), role: *role }).unwrap();
@@ -125,16 +130,27 @@ proptest! {
 
         // The first person to tick a stack is its ticker; later ticks change nothing.
         let mut expected: BTreeMap<String, String> = BTreeMap::new();
-        let mut first: BTreeMap<&str, (&str, Role)> = BTreeMap::new();
+        // Each stack's first ticker, and the edit (in order) that ticked it.
+        let mut first: BTreeMap<&str, (&str, Role, usize)> = BTreeMap::new();
         for (person, stack) in &ticks {
             let (login, role) = PEOPLE[*person];
             if !first.contains_key(STACKS[*stack]) {
                 bed.emulator.act(Act::Tick { repo: REPO.into(), issue: number, person: login.into(), line: STACKS[*stack].into() }).unwrap();
-                first.insert(STACKS[*stack], (login, role));
+                first.insert(STACKS[*stack], (login, role, first.len()));
             }
         }
-        for (stack, (login, role)) in &first {
-            if rule.allows(login, *role) {
+        let edits = first.len();
+        // History newest first: the edits, then the original. A deleted entry at or
+        // after a tick's own entry, or the one just older (which might have held the
+        // tick too), leaves its stretch in doubt: it names nobody.
+        let deleted = deleted.filter(|d| *d <= edits);
+        if let Some(index) = deleted {
+            bed.emulator.act(Act::DeleteEdit { repo: REPO.into(), issue: number, newest_first_index: index, by: "bob".into() }).unwrap();
+        }
+        for (stack, (login, role, order)) in &first {
+            let entry = edits - 1 - order;
+            let broken = deleted.is_some_and(|d| d <= entry + 1);
+            if rule.allows(login, *role) && !broken {
                 expected.insert((*stack).to_owned(), (*login).to_owned());
             }
         }
