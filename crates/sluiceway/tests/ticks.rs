@@ -860,3 +860,62 @@ fn a_deploy_past_its_deploy_timeout_is_interrupted_and_ends_with_a_fixed_reason(
     let row = &blocks(&bed.body(number))["network"];
     assert!(row.contains("the deploy timed out after 1 minute"), "{row}");
 }
+
+#[test]
+fn the_job_summary_says_what_happened_to_every_tick_and_to_the_deploy() {
+    let bed = Bed::new();
+    bed.emulator
+        .act(Act::AddCollaborator {
+            repo: REPO.into(),
+            login: "mallory".into(),
+            role: Role::Read,
+        })
+        .unwrap();
+    let (mut job, sha, number) = scanned(&bed);
+    tick(&bed, number, "alice", "network");
+    tick(&bed, number, "mallory", "storage:dev");
+    let ran = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert!(
+        ran.summary.contains("## What happened to each tick"),
+        "{}",
+        ran.summary
+    );
+    assert!(
+        ran.summary
+            .contains("- network: ticked by alice; its deploy is queued"),
+        "{}",
+        ran.summary
+    );
+    assert!(
+        ran.summary
+            .contains("- storage:dev: ticked by mallory, who the tick rule does not allow"),
+        "{}",
+        ran.summary
+    );
+    assert!(
+        ran.summary
+            .contains("## The deploy of network\n\nTicked by alice: deployed."),
+        "{}",
+        ran.summary
+    );
+}
+
+#[test]
+fn a_read_only_dashboard_in_the_auto_mode_acts_on_no_tick() {
+    let bed = Bed::new();
+    let (mut job, sha, number) = scanned(&bed);
+    tick(&bed, number, "alice", "network");
+    let config = job.file("sluiceway.yaml");
+    let text = std::fs::read_to_string(&config)
+        .unwrap()
+        .replace("dashboard:\n", "dashboard:\n  readOnly: true\n");
+    std::fs::write(&config, text).unwrap();
+    let ran = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(
+        ran.log.contains("::notice::The dashboard is read only"),
+        "{}",
+        ran.log
+    );
+    assert!(records_of(&bed, "network").is_empty());
+}

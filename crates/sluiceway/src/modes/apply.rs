@@ -233,6 +233,20 @@ pub fn run(
         )),
     }
     printer.say(&format!("{}: {}.", stack.id, step.sentence()));
+    crate::modes::outputs::add_to_summary(
+        a.job,
+        &format!(
+            "## The deploy of {}
+
+Ticked by {}: {}.
+
+",
+            sluiceway_dashboard::escape::text(stack.id.as_str()),
+            sluiceway_dashboard::escape::text(&record.payload.ticker),
+            step.sentence()
+        ),
+        printer,
+    );
     match step.ended {
         Ended::Deployed | Ended::InSync | Ended::Rehearsed if !red => Outcome::Done,
         _ => Outcome::Failed,

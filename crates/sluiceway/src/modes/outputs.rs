@@ -6,7 +6,27 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
+use crate::modes::job::Job;
 use crate::modes::scan::result_file::ScanResult;
+use crate::printer::Printer;
+
+/// Adds a mode's part to the step's job summary (`$GITHUB_STEP_SUMMARY`): in the auto
+/// mode one step runs several modes, and the summary is each one's part in turn.
+pub fn add_to_summary(job: &Job, text: &str, printer: &mut Printer) {
+    let Some(file) = &job.summary_file else {
+        return;
+    };
+    let written = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file)
+        .and_then(|mut out| out.write_all(text.as_bytes()));
+    if let Err(e) = written {
+        printer.say(&format!(
+            "::warning::The job summary could not be written: {e}"
+        ));
+    }
+}
 
 /// Every output a mode sets (`action.yml` lists the same; a test holds the two together).
 pub const NAMES: [&str; 9] = [

@@ -24,7 +24,7 @@ use crate::identity;
 use crate::modes::apply::dashboard_number;
 use crate::modes::job::{Event, Job};
 use crate::modes::layers;
-use crate::modes::outputs::Outputs;
+use crate::modes::outputs::{Outputs, add_to_summary};
 use crate::modes::records::Records;
 use crate::modes::rewrite::{Rewrite, untick};
 use crate::modes::scan::links;
@@ -412,10 +412,7 @@ fn resolve(
         ));
         red = true;
     }
-    summarize(&fates, &started, &opened, printer);
-    for line in &boxes.said {
-        printer.say(line);
-    }
+    summarize(job, &fates, &started, &opened, &boxes.said, printer);
     Ok((if red { Outcome::Failed } else { Outcome::Done }, started))
 }
 
@@ -679,13 +676,51 @@ pub fn dispatch_workflow(
     }
 }
 
+/// What happened to each tick, into the job log and the job summary.
 fn summarize(
+    job: &Job,
     fates: &[(Tick, Fate)],
     started: &[Started],
     opened: &BTreeSet<StackId>,
+    boxes: &[String],
     printer: &mut Printer,
 ) {
+    let mut lines = tick_lines(fates, started, opened);
+    lines.extend(boxes.iter().cloned());
     printer.say("What happened to each tick:");
+    for line in &lines {
+        printer.say(line);
+    }
+    if lines.is_empty() {
+        return;
+    }
+    let list: Vec<String> = lines
+        .iter()
+        .map(|l| format!("- {}", escape::text(l.trim_start_matches("- "))))
+        .collect();
+    add_to_summary(
+        job,
+        &format!(
+            "## What happened to each tick
+
+{}
+
+",
+            list.join(
+                "
+"
+            )
+        ),
+        printer,
+    );
+}
+
+fn tick_lines(
+    fates: &[(Tick, Fate)],
+    started: &[Started],
+    opened: &BTreeSet<StackId>,
+) -> Vec<String> {
+    let mut lines = Vec::new();
     for (tick, fate) in fates {
         let Tick::Row { stack, .. } = tick else {
             continue;
@@ -721,14 +756,23 @@ fn summarize(
                 format!("{stack}: ticked by {login}; GitHub did not say whether they may")
             }
             Fate::Nobody(why) => {
-                format!("{stack}: the edit history names nobody ({why:?}); the box was cleared")
+                let why = match why {
+                    Nobody::BrokenByADeletedEntry => "an entry of its edit history was deleted",
+                    Nobody::PastTheKeptHistory => {
+                        "its tick is older than the edit history GitHub keeps"
+                    }
+                    Nobody::NoEdits => "the issue was never edited",
+                    Nobody::NotTicked => "the edit history does not hold the tick",
+                };
+                format!("{stack}: nobody can be named as its ticker ({why}); the box was cleared")
             }
             Fate::NotAPerson => format!("{stack}: not ticked by a person; the box was cleared"),
             Fate::AlreadyDeploying => format!("{stack}: already deploying; the tick was dropped"),
             Fate::DeploysOff => format!("{stack}: deploys are turned off in sluiceway.yaml"),
         };
-        printer.say(&format!("- {line}"));
+        lines.push(format!("- {line}"));
     }
+    lines
 }
 
 #[cfg(test)]

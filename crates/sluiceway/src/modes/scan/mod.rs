@@ -431,13 +431,7 @@ fn scan(
     };
 
     let summary_text = summary::render(&written.view);
-    if let Some(file) = &s.job.summary_file
-        && let Err(e) = std::fs::write(file, &summary_text)
-    {
-        printer.say(&format!(
-            "::warning::The job summary could not be written: {e}"
-        ));
-    }
+    crate::modes::outputs::add_to_summary(s.job, &summary_text, printer);
 
     let read = reader::read(&written.text);
     let count = |state: RowState, busy: bool| {
