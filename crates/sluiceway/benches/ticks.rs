@@ -252,8 +252,8 @@ fn main() {
     );
     job.issue = None;
     let github = HttpGitHub::new(Endpoints::at(&base).unwrap(), "t", REPO);
-    let hash = {
-        // The hash a scan would show: the fresh preview's.
+    let (hash, fingerprint) = {
+        // The hash and the value fingerprint a scan would show: the fresh preview's.
         use sluiceway_tools::adapter::{Adapter, Context};
         let stack = sluiceway_core::stack::StackId::given("network");
         let runner = SystemRunner::default();
@@ -275,14 +275,15 @@ fn main() {
             deploy_limit: None,
         };
         adapter.preparation().unwrap().run(&ctx).result.unwrap();
-        adapter.preview(&ctx, false).result.unwrap().diff.hash()
+        let diff = adapter.preview(&ctx, false).result.unwrap().diff;
+        (diff.hash(), diff.fingerprint())
     };
     let record = github
         .create_deployment_record(&sluiceway_github::NewDeploymentRecord {
             sha: sha.clone(),
             task: "sluiceway:network".into(),
             environment: "sluiceway".into(),
-            payload: serde_json::json!({"v": 1, "hash": hash, "ticker": "alice", "run": "77"}),
+            payload: serde_json::json!({"v": 1, "hash": hash, "fingerprint": fingerprint, "ticker": "alice", "run": "77"}),
             description: "bench".into(),
         })
         .unwrap();
