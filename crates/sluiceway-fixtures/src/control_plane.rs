@@ -1,7 +1,7 @@
 //! A real, local Kubernetes control plane for recording kubectl fixtures.
 //!
-//! etcd, kube-apiserver and kube-controller-manager (built from Debian's packages by
-//! `scripts/build-control-plane.sh`) run on loopback only, on free ports, with token
+//! etcd, kube-apiserver and kube-controller-manager (built from the Go module proxy by
+//! `scripts/build-control-plane.sh <version>`) run on loopback only, on free ports, with token
 //! authentication, RBAC, and service-account keys made for this run. The controller
 //! manager is there so Deployments really get ReplicaSets and status writes, which is what
 //! makes a diff race (decision 0090). Every process is stopped when the guard is dropped,
@@ -20,12 +20,30 @@ use thiserror::Error;
 /// The kubeconfig context the recorder accepts besides `kind-*` ones.
 pub const CONTEXT: &str = "sluiceway-fixtures";
 
+/// The server versions we build, one for each kubectl version we record: kubectl is
+/// recorded against a server of its own minor version, as a user's cluster pairs them.
+pub const SERVERS: [&str; 2] = ["v1.34.4", "v1.37.2"];
+
+/// The server of a kubectl version's minor (`v1.34.5` → `v1.34.4`), if we build one.
+pub fn server_for(kubectl: &str) -> Option<&'static str> {
+    let minor = |v: &str| -> Option<String> {
+        let mut parts = v.trim_start_matches('v').split('.');
+        Some(format!("{}.{}", parts.next()?, parts.next()?))
+    };
+    let want = minor(kubectl)?;
+    SERVERS
+        .into_iter()
+        .find(|s| minor(s).as_deref() == Some(want.as_str()))
+}
+
 /// How long the API server gets to become ready.
 const READY_WITHIN: Duration = Duration::from_secs(90);
 
 #[derive(Debug, Error)]
 pub enum ControlPlaneError {
-    #[error("the control plane's {0} is missing; run scripts/build-control-plane.sh first")]
+    #[error(
+        "the control plane's {0} is missing; run scripts/build-control-plane.sh <version> first"
+    )]
     Missing(PathBuf),
     #[error("the control plane could not be set up: {what}: {source}")]
     Io {
@@ -69,15 +87,15 @@ impl Binaries {
         })
     }
 
-    /// `$SLUICEWAY_CACHE/control-plane/v1.20.2/bin`, or under `~/.cache/sluiceway`.
-    pub fn cached() -> Result<Binaries, ControlPlaneError> {
+    /// `$SLUICEWAY_CACHE/control-plane/<server>/bin`, or under `~/.cache/sluiceway`.
+    pub fn cached(server: &str) -> Result<Binaries, ControlPlaneError> {
         let cache = std::env::var_os("SLUICEWAY_CACHE")
             .map(PathBuf::from)
             .or_else(|| {
                 std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache/sluiceway"))
             })
             .unwrap_or_else(|| PathBuf::from(".cache/sluiceway"));
-        Binaries::in_dir(&cache.join("control-plane/v1.20.2/bin"))
+        Binaries::in_dir(&cache.join("control-plane").join(server).join("bin"))
     }
 }
 
@@ -184,8 +202,10 @@ impl ControlPlane {
                 .arg(format!("--etcd-servers={etcd_url}"))
                 .arg("--bind-address=127.0.0.1")
                 .arg("--advertise-address=127.0.0.1")
+                // Loopback is no address for the `kubernetes` Service's endpoints (1.37
+                // refuses it); nothing here reaches the API through that Service.
+                .arg("--endpoint-reconciler-type=none")
                 .arg(format!("--secure-port={api}"))
-                .arg("--insecure-port=0")
                 .arg(format!("--cert-dir={}", root.join("certs").display()))
                 .arg(format!(
                     "--token-auth-file={}",
@@ -207,7 +227,6 @@ impl ControlPlane {
                 .arg(format!("--kubeconfig={}", plane.kubeconfig.display()))
                 .arg(format!("--service-account-private-key-file={}", key.display()))
                 .arg("--leader-elect=false")
-                .arg("--port=0")
                 .arg("--secure-port=0")
                 .arg("--controllers=deployment,replicaset,namespace,serviceaccount,serviceaccount-token,garbagecollector"),
         )?;

@@ -71,9 +71,13 @@ enum Command {
         /// The kubectl used to wait for the API server.
         #[arg(long, value_name = "PATH")]
         kubectl: PathBuf,
-        /// The directory of etcd, kube-apiserver and kube-controller-manager (default:
-        /// the cache scripts/build-control-plane.sh fills).
-        #[arg(long, value_name = "DIR")]
+        /// The server version to run, from the cache `scripts/build-control-plane.sh
+        /// <version>` fills.
+        #[arg(long, value_name = "VERSION", value_parser = clap::builder::PossibleValuesParser::new(control_plane::SERVERS), required_unless_present = "binaries")]
+        server: Option<String>,
+        /// The directory of etcd, kube-apiserver and kube-controller-manager, instead of
+        /// a cached server.
+        #[arg(long, value_name = "DIR", conflicts_with = "server")]
         binaries: Option<PathBuf>,
         /// The command to run, after `--`.
         #[arg(last = true, required = true)]
@@ -152,12 +156,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::ControlPlane {
             kubectl,
+            server,
             binaries,
             command,
         } => {
-            let binaries = match binaries {
-                Some(dir) => Binaries::in_dir(&dir)?,
-                None => Binaries::cached()?,
+            let binaries = match (binaries, server) {
+                (Some(dir), _) => Binaries::in_dir(&dir)?,
+                (None, Some(server)) => Binaries::cached(&server)?,
+                (None, None) => anyhow::bail!("name the server with --server or give --binaries"),
             };
             let plane = ControlPlane::start(&binaries, &kubectl)?;
             say(&format!(

@@ -202,9 +202,14 @@ struct Planned {
 
 /// What kind of kubectl command a recorded one is.
 enum KubectlCommand {
-    Prelude { inventory: bool },
+    Prelude {
+        inventory: bool,
+    },
     Main(Operation),
     DeployFollowUp,
+    /// `kubectl version` against the cluster: what the recordings were made against.
+    /// No adapter asks it; it is only read.
+    ServerVersion,
 }
 
 fn classify(command: &RecordedCommand, label: &str) -> Result<KubectlCommand, ReplayError> {
@@ -215,6 +220,9 @@ fn classify(command: &RecordedCommand, label: &str) -> Result<KubectlCommand, Re
         what: what.to_owned(),
     };
     match args.as_slice() {
+        ["kubectl", "version", rest @ ..] if !rest.contains(&"--client") => {
+            Ok(KubectlCommand::ServerVersion)
+        }
         ["kubectl", "version", ..] => Ok(KubectlCommand::Main(Operation::Version)),
         ["kubectl", "kustomize", ..] => Ok(KubectlCommand::Prelude { inventory: false }),
         ["kubectl", "get", "configmap", ..] => Ok(KubectlCommand::Prelude { inventory: true }),
@@ -252,7 +260,7 @@ fn plan(scenario: &Scenario) -> Result<Vec<Planned>, ReplayError> {
                     prunes,
                 });
             }
-            KubectlCommand::DeployFollowUp => {}
+            KubectlCommand::DeployFollowUp | KubectlCommand::ServerVersion => {}
         }
     }
     // A render that failed leaves preludes with no main command: that was a preview.
@@ -305,8 +313,23 @@ pub fn replay(tool: Tool, example: &Path, scenario_dir: &Path) -> Result<Report,
 }
 
 fn replay_kubectl(example: &Path, scenario_dir: &Path) -> Result<Report, ReplayError> {
-    let scenario = Scenario::load(scenario_dir)?;
+    let mut scenario = Scenario::load(scenario_dir)?;
     let planned = plan(&scenario)?;
+    // The server's version is a fact about the recording, not a command an adapter runs.
+    let (commands, outputs): (Vec<_>, Vec<_>) = scenario
+        .recording
+        .commands
+        .drain(..)
+        .zip(scenario.outputs.drain(..))
+        .filter(|(command, _)| {
+            !matches!(
+                classify(command, &scenario.label),
+                Ok(KubectlCommand::ServerVersion)
+            )
+        })
+        .unzip();
+    scenario.recording.commands = commands;
+    scenario.outputs = outputs;
     let runner = Replay::new(
         &scenario,
         example,

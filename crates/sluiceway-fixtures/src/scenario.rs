@@ -339,12 +339,20 @@ pub fn kubectl_scenarios() -> Vec<Scenario> {
     vec![
         s(
             "version",
-            "kubectl version --client, which the version check reads.",
+            "kubectl version --client, which the version check reads, and the versions of client and server against the control plane, which say what the recordings were made against.",
             vec![vec![
                 record(
                     "version",
                     ".",
                     &["version", "--client", "--output=json"],
+                    StdoutFormat::Json,
+                    expect(Zero, &[]),
+                )
+                .into(),
+                record(
+                    "server-version",
+                    ".",
+                    &["version", "--output=json"],
                     StdoutFormat::Json,
                     expect(Zero, &[]),
                 )
@@ -500,7 +508,7 @@ pub fn kubectl_scenarios() -> Vec<Scenario> {
                 vec![
                     Step::Write {
                         file: "other-team.yaml",
-                        text: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 4\n",
+                        text: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 3\n",
                     },
                     setup(
                         ".",
@@ -510,7 +518,6 @@ pub fn kubectl_scenarios() -> Vec<Scenario> {
                             NS_FLAG,
                             "--field-manager=other-team",
                             "--force-conflicts",
-                            "--validate=false",
                             "-f",
                             "other-team.yaml",
                         ],
@@ -749,20 +756,13 @@ pub fn kubectl_scenarios() -> Vec<Scenario> {
         ),
         s(
             "drift-changed",
-            "web deployed with its own field manager, then scaled and patched by hand: with forceConflicts the preview takes both back, and the drift check names them. Scaled with `kubectl patch`: a 1.20 server keeps no managed fields for `kubectl scale`.",
+            "web deployed with its own field manager, then scaled and patched by hand: with forceConflicts the preview takes both back, and the drift check names them.",
             vec![
                 web_deployed(&["--force-conflicts", MANAGER_FLAG]),
                 vec![
                     setup(
                         "web",
-                        &[
-                            "patch",
-                            "deployment",
-                            "web",
-                            NS_FLAG,
-                            "--type=merge",
-                            "--patch={\"spec\":{\"replicas\":5}}",
-                        ],
+                        &["scale", "deployment", "web", NS_FLAG, "--replicas=3"],
                     ),
                     setup(
                         "web",
@@ -817,20 +817,13 @@ pub fn kubectl_scenarios() -> Vec<Scenario> {
         ),
         s(
             "drift-conflict",
-            "web deployed, then scaled by hand: without forceConflicts the preview meets the conflict, as a deploy would. Scaled with `kubectl patch`: a 1.20 server keeps no managed fields for `kubectl scale`.",
+            "web deployed, then scaled by hand: without forceConflicts the preview meets the conflict, as a deploy would.",
             vec![
                 web_deployed(&[]),
                 vec![
                     setup(
                         "web",
-                        &[
-                            "patch",
-                            "deployment",
-                            "web",
-                            NS_FLAG,
-                            "--type=merge",
-                            "--patch={\"spec\":{\"replicas\":5}}",
-                        ],
+                        &["scale", "deployment", "web", NS_FLAG, "--replicas=3"],
                     ),
                     preview("diff", "web", expect(Nonzero, &[])),
                 ],

@@ -282,3 +282,25 @@ fn values_never_leave_the_adapter() {
         "the recordings themselves hold the canary, or this test proves nothing"
     );
 }
+
+#[test]
+fn each_version_was_recorded_against_a_server_of_its_own_minor_version() {
+    for version in VERSIONS {
+        let text = fs::read_to_string(
+            fixtures()
+                .join(version)
+                .join("version/server-version.stdout"),
+        )
+        .unwrap_or_else(|e| panic!("{version}: no server-version recording: {e}"));
+        let said: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let (client, server) = (&said["clientVersion"], &said["serverVersion"]);
+        assert_eq!(client["gitVersion"], version, "{text}");
+        assert_eq!(server["major"], client["major"], "{version}: {text}");
+        assert_eq!(server["minor"], client["minor"], "{version}: {text}");
+        assert_eq!(
+            server["gitVersion"].as_str(),
+            sluiceway_fixtures::control_plane::server_for(version),
+            "{version} is recorded against the server we build for it"
+        );
+    }
+}

@@ -37,6 +37,11 @@ fn kubectl() -> Option<PathBuf> {
     path.is_file().then_some(path)
 }
 
+/// The server of kubectl v1.34.5's minor version.
+fn control_plane_server() -> &'static str {
+    sluiceway_fixtures::control_plane::server_for("v1.34.5").expect("a server for kubectl v1.34")
+}
+
 /// Annotates the scenario's Deployment in a loop, on threads of its own, until stopped.
 struct Writer {
     stop: Arc<AtomicBool>,
@@ -137,7 +142,8 @@ fn slow_link(target: u16, delay: Duration) -> u16 {
 
 #[test]
 fn the_recorder_holds_a_race_off_and_gives_up_on_a_cluster_that_never_holds_still() {
-    let (Ok(binaries), Some(kubectl)) = (Binaries::cached(), kubectl()) else {
+    let (Ok(binaries), Some(kubectl)) = (Binaries::cached(control_plane_server()), kubectl())
+    else {
         eprintln!(
             "notice: the control plane or kubectl v1.34.5 is not in the cache; the live drill did not run"
         );

@@ -323,7 +323,7 @@ fn a_control_plane_that_does_not_come_up_says_so_and_leaves_nothing_running() {
     ));
     let missing = Binaries::in_dir(dir.path()).err().unwrap().to_string();
     assert!(
-        missing.contains("run scripts/build-control-plane.sh first"),
+        missing.contains("run scripts/build-control-plane.sh <version> first"),
         "{missing}"
     );
     // Binaries that start and stop at once: the API server never answers.

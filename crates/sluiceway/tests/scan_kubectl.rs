@@ -35,6 +35,11 @@ fn kubectl() -> Option<PathBuf> {
     path.is_file().then_some(path)
 }
 
+/// The server of kubectl v1.34.5's minor version.
+fn control_plane_server() -> &'static str {
+    sluiceway_fixtures::control_plane::server_for("v1.34.5").expect("a server for kubectl v1.34")
+}
+
 fn write(root: &Path, path: &str, text: &str) {
     let path = root.join(path);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -63,7 +68,8 @@ fn kubectl_run(kubectl: &Path, kubeconfig: &Path, args: &[&str], cwd: &Path) {
 
 #[test]
 fn a_changed_manifest_is_pending_with_its_path_and_drift_is_found_where_asked() {
-    let (Some(kubectl), Ok(binaries)) = (kubectl(), Binaries::cached()) else {
+    let (Some(kubectl), Ok(binaries)) = (kubectl(), Binaries::cached(control_plane_server()))
+    else {
         assert!(
             std::env::var_os("CI").is_none(),
             "CI must build the control plane and install kubectl"
@@ -230,7 +236,8 @@ fn a_changed_manifest_is_pending_with_its_path_and_drift_is_found_where_asked() 
 
 #[test]
 fn a_tick_applies_the_rendered_set_into_the_cluster_and_the_next_scan_is_in_sync() {
-    let (Some(kubectl), Ok(binaries)) = (kubectl(), Binaries::cached()) else {
+    let (Some(kubectl), Ok(binaries)) = (kubectl(), Binaries::cached(control_plane_server()))
+    else {
         assert!(
             std::env::var_os("CI").is_none(),
             "CI must build the control plane and install kubectl"
