@@ -919,3 +919,35 @@ fn a_read_only_dashboard_in_the_auto_mode_acts_on_no_tick() {
     );
     assert!(records_of(&bed, "network").is_empty());
 }
+
+#[test]
+fn a_scan_that_finds_values_moved_under_the_same_commit_says_so_under_the_row() {
+    let bed = Bed::new();
+    let (job, sha, number) = scanned(&bed);
+    // The same commit, a value moved: as a value read from outside the code would.
+    change_the_cidr(&job);
+    let again = job.run(&bed, "schedule", &sha);
+    assert_eq!(again.code, Some(0), "{}", again.log);
+    let row = &blocks(&bed.body(number))["network"];
+    assert!(
+        row.contains("changed since the last scan of the same commit")
+            && row.contains("valueFingerprint"),
+        "{row}"
+    );
+    assert!(!row.contains("10.99.0.0"), "{row}");
+    // A new commit that moves it is an ordinary change: no such line.
+    let later = push(&bed, "a wider network", &["network/main.tf"]);
+    change_the_cidr(&job);
+    let main = job.file("network/main.tf");
+    let text = std::fs::read_to_string(&main)
+        .unwrap()
+        .replace("10.99.0.0/16", "10.98.0.0/16");
+    std::fs::write(&main, text).unwrap();
+    let pushed = job.run(&bed, "schedule", &later);
+    assert_eq!(pushed.code, Some(0), "{}", pushed.log);
+    let row = &blocks(&bed.body(number))["network"];
+    assert!(
+        !row.contains("changed since the last scan of the same commit"),
+        "{row}"
+    );
+}

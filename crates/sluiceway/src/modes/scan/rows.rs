@@ -72,6 +72,19 @@ impl TicksInFlight for NoTicks {
     }
 }
 
+/// Under a row whose values moved with no new commit (decision 0102): its tick would be
+/// refused, and the next preview may move them again.
+pub const NOISY_NOTE: &str = "A value this row covers changed since the last scan of the same commit, so it may change on every preview and a tick of it may be refused: see valueFingerprint in sluiceway.yaml.";
+
+/// The same change as the live row at another value fingerprint.
+fn noisy(block: &sluiceway_dashboard::reader::RowBlock, diff: &Diff) -> bool {
+    let fresh = diff.fingerprint();
+    fresh.is_some()
+        && block.facts.fingerprint.is_some()
+        && block.facts.fingerprint != fresh
+        && block.facts.hash.as_deref() == Some(diff.hash().as_str())
+}
+
 /// The note a row gets when the scan sweeps a tick no run picked up (decision 0025).
 pub const ORPHAN_NOTE: &str =
     ":information_source: a tick on this row was not picked up. Tick again to deploy.";
@@ -136,7 +149,17 @@ pub fn view(
                         Some(RowSource::Fresh(row))
                     }
                 }
-                (Some(found), _) => Some(RowSource::Fresh(fresh(&stack.id, found, scanned))),
+                (Some(found), block) => {
+                    let mut row = fresh(&stack.id, found, scanned);
+                    let same_commit =
+                        live_root.and_then(|r| r.get("scan-sha")) == Some(scanned.sha);
+                    if let (Some(block), Found::Diff(diff), true) = (block, found, same_commit)
+                        && noisy(block, diff)
+                    {
+                        row.notes.push(NOISY_NOTE.to_owned());
+                    }
+                    Some(RowSource::Fresh(row))
+                }
                 (None, Some(block)) => Some(RowSource::Carried(block.clone())),
                 (None, None) => None,
             }
