@@ -36,6 +36,27 @@ impl Context<'_> {
         extra_env: &[(&str, &str)],
         limit: Option<Duration>,
     ) -> Outcome {
+        self.run(argv, cwd, extra_env, limit, None)
+    }
+
+    /// Runs a deploy step: the deploy's limit, and the deploy's grace after it.
+    pub(crate) fn invoke_deploy(
+        &self,
+        argv: Vec<String>,
+        cwd: &Path,
+        extra_env: &[(&str, &str)],
+    ) -> Outcome {
+        self.run(argv, cwd, extra_env, self.deploy_limit, Some(DEPLOY_GRACE))
+    }
+
+    fn run(
+        &self,
+        argv: Vec<String>,
+        cwd: &Path,
+        extra_env: &[(&str, &str)],
+        limit: Option<Duration>,
+        grace: Option<Duration>,
+    ) -> Outcome {
         let mut env = self.env.clone();
         for (name, value) in extra_env {
             env.insert((*name).to_owned(), (*value).to_owned());
@@ -46,28 +67,7 @@ impl Context<'_> {
             env,
             time_limit: limit,
             stdout_file: None,
-            grace: None,
-        })
-    }
-
-    /// Runs a deploy step: the deploy's limit, and the deploy's grace after it.
-    pub(crate) fn invoke_deploy(
-        &self,
-        argv: Vec<String>,
-        cwd: &Path,
-        extra_env: &[(&str, &str)],
-    ) -> Outcome {
-        let mut env = self.env.clone();
-        for (name, value) in extra_env {
-            env.insert((*name).to_owned(), (*value).to_owned());
-        }
-        self.runner.run(&Invocation {
-            argv,
-            cwd: cwd.to_owned(),
-            env,
-            time_limit: self.deploy_limit,
-            stdout_file: None,
-            grace: Some(DEPLOY_GRACE),
+            grace,
         })
     }
 

@@ -148,18 +148,7 @@ fn a_killed_apply_is_settled_by_the_post_step_and_the_next_scan_shows_the_failur
     let release = release(None);
     let mut job = via(release.path());
     // A deploy that takes long enough to be killed in the middle of it.
-    let main = job.file("network/main.tf");
-    let text = std::fs::read_to_string(&main).unwrap();
-    std::fs::write(
-        &main,
-        format!("{text}\nresource \"terraform_data\" \"slow\" {{\n  provisioner \"local-exec\" {{\n    command = \"sleep 600\"\n  }}\n}}\n"),
-    )
-    .unwrap();
-    let sha = push(&bed, "the first commit", &["network/main.tf"]);
-    let ran = job.run(&bed, "push", &sha);
-    assert_eq!(ran.code, Some(0), "{}", ran.log);
-    let number = dashboard(&bed);
-    tick(&bed, number, "alice", "network");
+    let (sha, number) = slow_deploy_ticked(&bed, &job);
     job.payload = Some(edit_event(&bed, number));
     let path = format!("{}:/usr/bin:/bin", support::tofu_dir().display());
     let mut step = job

@@ -110,6 +110,21 @@ fn a_tick_by_a_writer_deploys_exactly_that_and_the_next_scan_shows_it_in_sync() 
     );
 }
 
+/// Apply refused alice's tick on network with `reason`: a red step, the record ended
+/// `error` with it, and nothing in OpenTofu's state.
+fn refused_for_alice(bed: &Bed, job: &Job, ran: &Ran, reason: &str) {
+    assert_eq!(ran.code, Some(1), "{}", ran.log);
+    assert_eq!(ran.outputs["outcome"], "refused");
+    assert_eq!(
+        records_of(bed, "network"),
+        [(RecordState::Error, reason.to_owned(), "alice".to_owned())]
+    );
+    assert!(
+        !job.file("network/terraform.tfstate").exists(),
+        "nothing was deployed"
+    );
+}
+
 fn apply_schema() -> serde_json::Value {
     let text =
         std::fs::read_to_string(support::workspace().join("docs/formats/apply-result.schema.json"))
@@ -194,20 +209,7 @@ fn a_change_pushed_between_tick_and_apply_is_refused_as_moved() {
     )
     .unwrap();
     let ran = on_edit(&bed, &mut job, &sha, number, &[]);
-    assert_eq!(ran.code, Some(1), "{}", ran.log);
-    assert_eq!(ran.outputs["outcome"], "refused");
-    assert_eq!(
-        records_of(&bed, "network"),
-        [(
-            RecordState::Error,
-            "the change moved since the tick".to_owned(),
-            "alice".to_owned()
-        )]
-    );
-    assert!(
-        !job.file("network/terraform.tfstate").exists(),
-        "nothing was deployed"
-    );
+    refused_for_alice(&bed, &job, &ran, "the change moved since the tick");
     let comments = bed.emulator.world().repo(REPO).unwrap().issues[&number]
         .comments
         .clone();
@@ -576,17 +578,24 @@ fn a_chain_ticked_together_deploys_one_layer_per_run() {
     );
 }
 
+/// The chain with both stacks ticked and only the `resolve` mode run: network handed on,
+/// storage:dev queued behind it. Answers the job, the commit, the dashboard and PATH.
+fn both_resolved(bed: &Bed) -> (Job, String, u64, String) {
+    let (mut job, sha, number) = chained(bed);
+    tick(bed, number, "alice", "network");
+    tick(bed, number, "alice", "storage:dev");
+    let path = format!("{}:/usr/bin:/bin", tofu_dir().display());
+    job.payload = Some(edit_event(bed, number));
+    let resolved = job.run_with(bed, "issues", &sha, &path, &[("mode", "resolve")]);
+    assert_eq!(resolved.code, Some(0), "{}", resolved.log);
+    (job, sha, number, path)
+}
+
 #[test]
 fn a_queued_record_whose_dependency_did_not_deploy_ends_and_never_deploys() {
     let bed = Bed::new();
-    let (mut job, sha, number) = chained(&bed);
-    tick(&bed, number, "alice", "network");
-    tick(&bed, number, "alice", "storage:dev");
-    let path = format!("{}:/usr/bin:/bin", tofu_dir().display());
-    // Resolve alone hands network on; its apply never comes, and settle ends it.
-    job.payload = Some(edit_event(&bed, number));
-    let resolved = job.run_with(&bed, "issues", &sha, &path, &[("mode", "resolve")]);
-    assert_eq!(resolved.code, Some(0), "{}", resolved.log);
+    let (mut job, sha, number, path) = both_resolved(&bed);
+    // Resolve alone handed network on; its apply never comes, and settle ends it.
     let settled = job.run_with(&bed, "issues", &sha, &path, &[("mode", "settle")]);
     assert_eq!(settled.code, Some(0), "{}", settled.log);
     assert_eq!(
@@ -625,13 +634,7 @@ fn a_queued_record_whose_dependency_did_not_deploy_ends_and_never_deploys() {
 #[test]
 fn apply_never_deploys_a_queued_record() {
     let bed = Bed::new();
-    let (mut job, sha, number) = chained(&bed);
-    tick(&bed, number, "alice", "network");
-    tick(&bed, number, "alice", "storage:dev");
-    let path = format!("{}:/usr/bin:/bin", tofu_dir().display());
-    job.payload = Some(edit_event(&bed, number));
-    let resolved = job.run_with(&bed, "issues", &sha, &path, &[("mode", "resolve")]);
-    assert_eq!(resolved.code, Some(0), "{}", resolved.log);
+    let (job, sha, _, path) = both_resolved(&bed);
     let queued = bed
         .github
         .deployment_records("sluiceway")
@@ -685,20 +688,7 @@ fn a_value_changed_after_the_tick_under_the_same_hash_deploys_nothing() {
     // A new commit: the value changed with it.
     let later = push(&bed, "a wider network", &["network/main.tf"]);
     let ran = on_edit(&bed, &mut job, &later, number, &[]);
-    assert_eq!(ran.code, Some(1), "{}", ran.log);
-    assert_eq!(ran.outputs["outcome"], "refused");
-    assert_eq!(
-        records_of(&bed, "network"),
-        [(
-            RecordState::Error,
-            "a value changed since the tick".to_owned(),
-            "alice".to_owned()
-        )]
-    );
-    assert!(
-        !job.file("network/terraform.tfstate").exists(),
-        "nothing deployed"
-    );
+    refused_for_alice(&bed, &job, &ran, "a value changed since the tick");
     let body = bed.body(number);
     let row = &blocks(&body)["network"];
     assert!(
@@ -827,18 +817,7 @@ fn a_deploy_past_its_deploy_timeout_is_interrupted_and_ends_with_a_fixed_reason(
     let bed = Bed::new();
     let job = Job::new();
     // A real provisioner that outlasts the limit; SIGINT reaches it through tofu.
-    let main = job.file("network/main.tf");
-    let text = std::fs::read_to_string(&main).unwrap();
-    std::fs::write(
-        &main,
-        format!("{text}\nresource \"terraform_data\" \"slow\" {{\n  provisioner \"local-exec\" {{\n    command = \"sleep 600\"\n  }}\n}}\n"),
-    )
-    .unwrap();
-    let sha = push(&bed, "the first commit", &["network/main.tf"]);
-    let ran = job.run(&bed, "push", &sha);
-    assert_eq!(ran.code, Some(0), "{}", ran.log);
-    let number = dashboard(&bed);
-    tick(&bed, number, "alice", "network");
+    let (sha, number) = slow_deploy_ticked(&bed, &job);
     let mut job = job;
     let started = std::time::Instant::now();
     let ran = on_edit(&bed, &mut job, &sha, number, &[("deploy-timeout", "1")]);

@@ -264,3 +264,22 @@ pub(crate) fn edit_event(bed: &Bed, number: u64) -> String {
     })
     .to_string()
 }
+
+/// The network stack with a real provisioner that sleeps for ten minutes, scanned and
+/// ticked by alice: a deploy long enough to be timed out or killed in its middle.
+/// Answers the commit and the dashboard's number.
+pub(crate) fn slow_deploy_ticked(bed: &Bed, job: &Job) -> (String, u64) {
+    let main = job.file("network/main.tf");
+    let text = std::fs::read_to_string(&main).unwrap();
+    std::fs::write(
+        &main,
+        format!("{text}\nresource \"terraform_data\" \"slow\" {{\n  provisioner \"local-exec\" {{\n    command = \"sleep 600\"\n  }}\n}}\n"),
+    )
+    .unwrap();
+    let sha = push(bed, "the first commit", &["network/main.tf"]);
+    let ran = job.run(bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let number = dashboard(bed);
+    tick(bed, number, "alice", "network");
+    (sha, number)
+}
