@@ -92,6 +92,8 @@ fn view(stacks: usize) -> View {
         trail: vec![],
         ignored: vec![],
         confirms: vec![],
+        bulk_notes: Vec::new(),
+        ticked_boxes: Vec::new(),
         hints: vec![],
         layout: RawDashboard::default(),
         attribution_names: 5,

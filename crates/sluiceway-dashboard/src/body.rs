@@ -14,7 +14,7 @@ use crate::facts::{RowFacts, RowState};
 use crate::header;
 use crate::marker::Marker;
 use crate::rows::{self, Style, time};
-use crate::view::{BulkSection, Confirm, Hint, RowSource, TrailResult, View};
+use crate::view::{BulkSection, Confirm, Hint, NoteWhy, RowSource, TrailResult, View};
 
 /// What the size budget aims at, in UTF-16 code units.
 pub const TARGET: usize = 58_000;
@@ -209,9 +209,67 @@ fn confirm_of(view: &View, section: BulkSection) -> Option<&Confirm> {
     view.confirms.iter().find(|c| c.section == section)
 }
 
+/// A section's bulk box, with its note (in the marker and in words) when it has one.
+fn bulk_box(view: &View, section: BulkSection, label: &str) -> String {
+    let mut marker = Marker::new("bulk").with("section", section.name());
+    let note = view.bulk_notes.iter().find(|n| n.section == section);
+    let mut said = String::new();
+    if let Some(note) = note {
+        marker = marker.with("note", note.why.name());
+        let join = |ids: &[sluiceway_core::stack::StackId]| {
+            crate::marker::join_list(&ids.iter().map(ToString::to_string).collect::<Vec<_>>())
+        };
+        said = match &note.why {
+            NoteWhy::Changed { added, gone, moved } => {
+                marker = marker
+                    .with("added", join(added))
+                    .with("gone", join(gone))
+                    .with("moved", join(moved));
+                let named = |ids: &[sluiceway_core::stack::StackId]| {
+                    const NAMED: usize = 10;
+                    let mut names: Vec<String> = ids
+                        .iter()
+                        .take(NAMED)
+                        .map(|s| format!("**{}**", crate::escape::text(s.as_str())))
+                        .collect();
+                    if ids.len() > NAMED {
+                        names.push(format!("{} more", ids.len() - NAMED));
+                    }
+                    names.join(", ")
+                };
+                let clauses: Vec<String> = [("new", added), ("gone", gone), ("changed again", moved)]
+                    .into_iter()
+                    .filter(|(_, ids)| !ids.is_empty())
+                    .map(|(what, ids)| format!("{what}: {}", named(ids)))
+                    .collect();
+                format!(
+                    "\n  :information_source: The confirmation was taken back because these rows changed since it was asked for ({}), so it deployed nothing. Tick again to be asked anew.",
+                    clauses.join("; ")
+                )
+            }
+            NoteWhy::Expired => "\n  :information_source: The confirmation was taken back because a scan ran since it was asked for, so it deployed nothing. Tick again to be asked anew.".to_owned(),
+            NoteWhy::Orphan => "\n  :information_source: A tick on this box was not picked up. Tick again.".to_owned(),
+        };
+    }
+    format!(
+        "{} {label} {}{said}\n\n",
+        box_of(view, section),
+        marker.render()
+    )
+}
+
+/// A bulk section's box: ticked when a writer carries a tick on it.
+fn box_of(view: &View, section: BulkSection) -> &'static str {
+    if view.ticked_boxes.contains(&section) {
+        "- [x]"
+    } else {
+        "- [ ]"
+    }
+}
+
 /// `- [ ] **Confirm:** deploy all 2 pending stacks: **a**, **b** · asked by carol`, and the
 /// line that says what ticking it does.
-fn confirm_box(confirm: &Confirm, verb: &str, noun: &str) -> String {
+fn confirm_box(view: &View, confirm: &Confirm, verb: &str, noun: &str) -> String {
     const NAMED: usize = 10;
     let mut names: Vec<String> = confirm
         .stacks
@@ -246,7 +304,8 @@ fn confirm_box(confirm: &Confirm, verb: &str, noun: &str) -> String {
         .with("scan-run", confirm.scan_run.to_string())
         .render();
     format!(
-        "- [ ] **Confirm:** {verb} {}: {} · asked by {} {marker}\n  Ticking this deploys each of them as its row shows it, in dependency order; a row that changes first takes the confirmation back.\n\n",
+        "{} **Confirm:** {verb} {}: {} · asked by {} {marker}\n  Ticking this deploys each of them as its row shows it, in dependency order; a row that changes first takes the confirmation back.\n\n",
+        box_of(view, confirm.section),
         plural(
             confirm.stacks.len(),
             &format!("{noun} stack"),
@@ -526,14 +585,13 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block]) -> String {
                     let _ = write!(out, "{}\n\n", list(&rows));
                 }
                 if let Some(confirm) = confirm_of(view, BulkSection::Pending) {
-                    out.push_str(&confirm_box(confirm, "deploy all", "pending"));
+                    out.push_str(&confirm_box(view, confirm, "deploy all", "pending"));
                 } else if rows.len() >= 2 && layout.deploy_all && !layout.read_only {
-                    let marker = Marker::new("bulk").with("section", "pending").render();
-                    let _ = write!(
-                        out,
-                        "- [ ] Deploy all {} pending stacks {marker}\n\n",
-                        rows.len()
-                    );
+                    out.push_str(&bulk_box(
+                        view,
+                        BulkSection::Pending,
+                        &format!("Deploy all {} pending stacks", rows.len()),
+                    ));
                 }
             }
             Section::Drifted => {
@@ -551,14 +609,13 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block]) -> String {
                     list(&rows)
                 );
                 if let Some(confirm) = confirm_of(view, BulkSection::Drift) {
-                    out.push_str(&confirm_box(confirm, "repair all", "drifted"));
+                    out.push_str(&confirm_box(view, confirm, "repair all", "drifted"));
                 } else if rows.len() >= 2 && layout.repair_all && !layout.read_only {
-                    let marker = Marker::new("bulk").with("section", "drift").render();
-                    let _ = write!(
-                        out,
-                        "- [ ] Repair all {} drifted stacks {marker}\n\n",
-                        rows.len()
-                    );
+                    out.push_str(&bulk_box(
+                        view,
+                        BulkSection::Drift,
+                        &format!("Repair all {} drifted stacks", rows.len()),
+                    ));
                 }
             }
             Section::PreviewFailed => {

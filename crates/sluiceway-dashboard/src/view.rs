@@ -17,6 +17,11 @@ pub struct View {
     pub ignored: Vec<Ignored>,
     /// Bulk boxes someone ticked, now waiting for their confirmation.
     pub confirms: Vec<Confirm>,
+    /// Why a section's bulk box is back where a confirm box was, said under it.
+    pub bulk_notes: Vec<BulkNote>,
+    /// Sections whose bulk or confirm box a writer carries ticked (a tick a run is on its
+    /// way to read).
+    pub ticked_boxes: Vec<BulkSection>,
     /// Lines under the scan line: hints that decide nothing.
     pub hints: Vec<Hint>,
     pub layout: RawDashboard,
@@ -178,6 +183,104 @@ pub struct Confirm {
     pub stacks: Vec<StackId>,
     pub hashes: Vec<String>,
     pub scan_run: u64,
+}
+
+/// A bulk box's note: why the confirm box it stands in for is gone, or that a tick on
+/// it was not picked up (decision 0083).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BulkNote {
+    pub section: BulkSection,
+    pub why: NoteWhy,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoteWhy {
+    /// The section's rows changed since the confirm box named them.
+    Changed {
+        added: Vec<StackId>,
+        gone: Vec<StackId>,
+        moved: Vec<StackId>,
+    },
+    /// A scan ran since it was asked for.
+    Expired,
+    /// A tick on the box that no run picked up.
+    Orphan,
+}
+
+impl NoteWhy {
+    pub fn name(&self) -> &'static str {
+        match self {
+            NoteWhy::Changed { .. } => "changed",
+            NoteWhy::Expired => "expired",
+            NoteWhy::Orphan => "orphan",
+        }
+    }
+}
+
+impl BulkNote {
+    /// The note a bulk box's marker carries; `None` for a box without one.
+    pub fn read(marker: &crate::marker::Marker) -> Option<BulkNote> {
+        if marker.kind != "bulk" || marker.get("confirm").is_some() {
+            return None;
+        }
+        let section = BulkSection::parse(marker.get("section")?)?;
+        let ids = |key: &str| -> Vec<StackId> {
+            crate::marker::split_list(marker.get(key).unwrap_or(""))
+                .iter()
+                .map(|s| StackId::given(s))
+                .collect()
+        };
+        let why = match marker.get("note")? {
+            "changed" => NoteWhy::Changed {
+                added: ids("added"),
+                gone: ids("gone"),
+                moved: ids("moved"),
+            },
+            "expired" => NoteWhy::Expired,
+            "orphan" => NoteWhy::Orphan,
+            _ => return None,
+        };
+        Some(BulkNote { section, why })
+    }
+
+    /// What changed between a confirm box's rows and the section's rows now.
+    pub fn changed(confirm: &Confirm, rows: &[crate::reader::RowBlock]) -> BulkNote {
+        let now: Vec<(&str, &str)> = rows
+            .iter()
+            .filter(|r| confirm.section.holds(r.facts.state))
+            .filter_map(|r| Some((r.facts.stack.as_str(), r.facts.hash.as_deref()?)))
+            .collect();
+        let named: Vec<(&str, &str)> = confirm
+            .stacks
+            .iter()
+            .map(StackId::as_str)
+            .zip(confirm.hashes.iter().map(String::as_str))
+            .collect();
+        fn has<'a>(list: &[(&str, &'a str)], id: &str) -> Option<&'a str> {
+            list.iter().find(|(s, _)| *s == id).map(|(_, h)| *h)
+        }
+        let ids = |it: Vec<&str>| it.into_iter().map(StackId::given).collect();
+        BulkNote {
+            section: confirm.section,
+            why: NoteWhy::Changed {
+                added: ids(now
+                    .iter()
+                    .filter(|(s, _)| has(&named, s).is_none())
+                    .map(|(s, _)| *s)
+                    .collect()),
+                gone: ids(named
+                    .iter()
+                    .filter(|(s, _)| has(&now, s).is_none())
+                    .map(|(s, _)| *s)
+                    .collect()),
+                moved: ids(named
+                    .iter()
+                    .filter(|(s, h)| has(&now, s).is_some_and(|now| now != *h))
+                    .map(|(s, _)| *s)
+                    .collect()),
+            },
+        }
+    }
 }
 
 impl BulkSection {

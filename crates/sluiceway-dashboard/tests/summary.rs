@@ -28,6 +28,8 @@ fn view(rows: Vec<Row>) -> View {
         trail: vec![],
         ignored: vec![],
         confirms: vec![],
+        bulk_notes: Vec::new(),
+        ticked_boxes: Vec::new(),
         hints: vec![],
         layout: RawDashboard::default(),
         attribution_names: 5,

@@ -64,6 +64,8 @@ fn scanned() -> String {
         trail: vec![],
         ignored: vec![],
         confirms: vec![],
+        bulk_notes: Vec::new(),
+        ticked_boxes: Vec::new(),
         hints: vec![],
         layout: RawDashboard::default(),
         attribution_names: 5,

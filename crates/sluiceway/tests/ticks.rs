@@ -930,3 +930,96 @@ fn a_scan_that_finds_values_moved_under_the_same_commit_says_so_under_the_row() 
         "{row}"
     );
 }
+
+/// The quickstart scanned, and alice's "Deploy all" turned into a confirm box.
+fn confirm_drawn(bed: &Bed) -> (Job, String, u64) {
+    let (mut job, sha, number) = scanned(bed);
+    tick(bed, number, "alice", "Deploy all");
+    let asked = on_edit(bed, &mut job, &sha, number, &[]);
+    assert_eq!(asked.code, Some(0), "{}", asked.log);
+    assert!(
+        bed.body(number).contains("**Confirm:**"),
+        "{}",
+        bed.body(number)
+    );
+    (job, sha, number)
+}
+
+#[test]
+fn the_next_scan_takes_a_confirm_box_back_and_says_so() {
+    let bed = Bed::new();
+    let (job, sha, number) = confirm_drawn(&bed);
+    let ran = job.run(&bed, "schedule", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let body = bed.body(number);
+    assert!(!body.contains("**Confirm:**"), "{body}");
+    assert!(
+        body.contains("- [ ] Deploy all 3 pending stacks <!-- sluiceway:bulk section=\"pending\" note=\"expired\" -->\n  :information_source: The confirmation was taken back because a scan ran since it was asked for"),
+        "{body}"
+    );
+}
+
+#[test]
+fn a_confirm_box_whose_rows_changed_is_taken_back_by_the_next_writer() {
+    let bed = Bed::new();
+    let (mut job, sha, number) = confirm_drawn(&bed);
+    // network deploys through its own row: the confirm box no longer names the section.
+    tick(&bed, number, "alice", "network");
+    let ran = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert_eq!(ran.outputs["outcome"], "deployed");
+    let body = bed.body(number);
+    assert!(!body.contains("**Confirm:**"), "{body}");
+    assert!(
+        body.contains("section=\"pending\" note=\"changed\" gone=\"network\""),
+        "{body}"
+    );
+    assert!(
+        body.contains("(gone: **network**), so it deployed nothing"),
+        "{body}"
+    );
+}
+
+#[test]
+fn a_tick_on_a_bulk_box_no_run_picked_up_is_swept_by_the_scan_with_a_note_and_kept_while_one_is() {
+    let bed = Bed::new();
+    let (mut job, sha, number) = scanned(&bed);
+    // The scan can ask GitHub whether a run of its workflow is on its way: none is.
+    bed.emulator
+        .act(Act::AddWorkflow {
+            repo: REPO.into(),
+            file: "deploy-dashboard.yml".into(),
+        })
+        .unwrap();
+    job.env.push((
+        "GITHUB_WORKFLOW_REF".into(),
+        format!("{REPO}/.github/workflows/deploy-dashboard.yml@refs/heads/main"),
+    ));
+    tick(&bed, number, "alice", "Deploy all");
+    let ran = job.run(&bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let body = bed.body(number);
+    assert!(
+        body.contains("- [ ] Deploy all 3 pending stacks <!-- sluiceway:bulk section=\"pending\" note=\"orphan\" -->\n  :information_source: A tick on this box was not picked up. Tick again."),
+        "{body}"
+    );
+
+    // A tick while a run of the workflow is on its way stays for that run to read.
+    tick(&bed, number, "alice", "Deploy all");
+    bed.emulator
+        .act(Act::StartRun {
+            repo: REPO.into(),
+            workflow: "deploy-dashboard.yml".into(),
+            event: "issues".into(),
+            actor: "alice".into(),
+        })
+        .unwrap();
+    let ran = job.run(&bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(
+        bed.body(number)
+            .contains("- [x] Deploy all 3 pending stacks"),
+        "{}",
+        bed.body(number)
+    );
+}

@@ -576,7 +576,7 @@ fn write_row(
         links: links(job),
         trail: records.trail(|run| links(job).run(run)),
         version: identity::VERSION,
-        confirms: None,
+        boxes: None,
     };
     let failures = records.failure_lines(|run| links(job).run(run));
     let row = Row {

@@ -15,7 +15,7 @@ use sluiceway_dashboard::comment::{self, Unmet, Why};
 use sluiceway_dashboard::escape;
 use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::reader;
-use sluiceway_dashboard::view::{BulkSection, Confirm, Row, RowSource, State};
+use sluiceway_dashboard::view::{BulkNote, BulkSection, Confirm, Row, RowSource, State};
 use sluiceway_github::{GitHub, GitHubError};
 
 use crate::Outcome;
@@ -26,7 +26,7 @@ use crate::modes::job::{Event, Job};
 use crate::modes::layers;
 use crate::modes::outputs::{Outputs, add_to_summary};
 use crate::modes::records::Records;
-use crate::modes::rewrite::{Rewrite, untick};
+use crate::modes::rewrite::{Boxes, Rewrite, untick};
 use crate::modes::scan::links;
 use crate::modes::scan::rows::live_root;
 use crate::printer::Printer;
@@ -357,7 +357,11 @@ fn resolve(
         links: links(job),
         trail: records.trail(|run| links(job).run(run)),
         version: identity::VERSION,
-        confirms: Some(boxes.confirms.clone()),
+        boxes: Some(Boxes {
+            confirms: boxes.confirms.clone(),
+            notes: boxes.notes.clone(),
+            ticked: Vec::new(),
+        }),
     };
     let run_url = job.run_url();
     let written = rewrite.write(
@@ -420,10 +424,11 @@ fn resolve(
 /// person ticked becomes a tick on each row it names, at the named hash, by that person
 /// (a row ticked directly keeps its own tick); a bulk box a person with write access
 /// ticked becomes a confirm box naming the section's rows. Every other box is cleared.
-struct Boxes {
+struct Ticked {
     ticks: Vec<(Tick, Walk)>,
-    /// The confirm boxes the body shows after this run.
+    /// The confirm boxes the body shows after this run, and the bulk boxes' notes.
     confirms: Vec<Confirm>,
+    notes: Vec<BulkNote>,
     /// Stacks ticked through a confirm box.
     confirmed: BTreeSet<String>,
     said: Vec<String>,
@@ -433,7 +438,7 @@ fn bulk_boxes(
     named: Vec<(Tick, Walk)>,
     live: &reader::ReadBody,
     check: &mut TickCheck<'_>,
-) -> Boxes {
+) -> Ticked {
     let direct: BTreeSet<String> = named
         .iter()
         .filter_map(|(t, _)| match t {
@@ -441,14 +446,11 @@ fn bulk_boxes(
             _ => None,
         })
         .collect();
-    let mut boxes = Boxes {
+    let carried = Boxes::carried(live);
+    let mut boxes = Ticked {
         ticks: Vec::new(),
-        confirms: live
-            .bulk
-            .iter()
-            .filter_map(|b| Confirm::read(&b.marker))
-            .filter(|c| c.holds_for(&live.rows))
-            .collect(),
+        confirms: carried.confirms,
+        notes: carried.notes,
         confirmed: BTreeSet::new(),
         said: Vec::new(),
     };
@@ -459,9 +461,13 @@ fn bulk_boxes(
                 boxes.confirms.retain(|c| c.section != confirm.section);
                 let words = section_words(confirm.section);
                 match walk {
-                    _ if !confirm.holds_for(&live.rows) => boxes.said.push(format!(
-                        "- the confirm box of the {words}: its rows changed since it was drawn, so it was taken back and deploys nothing"
-                    )),
+                    _ if !confirm.holds_for(&live.rows) => {
+                        boxes.notes.retain(|n| n.section != confirm.section);
+                        boxes.notes.push(BulkNote::changed(&confirm, &live.rows));
+                        boxes.said.push(format!(
+                            "- the confirm box of the {words}: its rows changed since it was drawn, so it was taken back and deploys nothing"
+                        ));
+                    }
                     Walk::Ticker(actor) => {
                         let login = actor.as_ref().map(|a| a.login.clone()).unwrap_or_default();
                         boxes.said.push(format!(
@@ -501,6 +507,7 @@ fn bulk_boxes(
                 match actor.filter(|_| allowed && !rows.is_empty()) {
                     Some(actor) => {
                         boxes.confirms.retain(|c| c.section != section);
+                        boxes.notes.retain(|n| n.section != section);
                         boxes.confirms.push(Confirm {
                             section,
                             asked_by: actor.login.clone(),

@@ -6,7 +6,9 @@ use sluiceway_core::config::Config;
 use sluiceway_core::discovery::Discovery;
 use sluiceway_dashboard::body;
 use sluiceway_dashboard::reader::{self, ReadBody, RowBlock};
-use sluiceway_dashboard::view::{Confirm, Ignored, Links, RowSource, TrailEntry, View};
+use sluiceway_dashboard::view::{
+    BulkNote, BulkSection, Confirm, Ignored, Links, RowSource, TrailEntry, View,
+};
 use sluiceway_github::GitHub;
 
 use crate::modes::scan::rows::live_root;
@@ -19,9 +21,49 @@ pub struct Rewrite<'a> {
     pub links: Links,
     pub trail: Vec<TrailEntry>,
     pub version: &'a str,
-    /// The confirm boxes to draw; `None` carries the live body's (those whose rows still
-    /// stand as they named them, decision 0083).
-    pub confirms: Option<Vec<Confirm>>,
+    /// The confirm boxes and bulk-box notes to draw; `None` carries the live body's.
+    pub boxes: Option<Boxes>,
+}
+
+/// What stands in the bulk boxes' places (decision 0083).
+#[derive(Debug, Clone, Default)]
+pub struct Boxes {
+    pub confirms: Vec<Confirm>,
+    pub notes: Vec<BulkNote>,
+    /// Sections whose box stays ticked.
+    pub ticked: Vec<BulkSection>,
+}
+
+impl Boxes {
+    /// The live body's: a confirm box whose rows still stand as it named them, else its
+    /// bulk box back with the `changed` note; a bulk box's note where no confirm stands.
+    pub fn carried(live: &ReadBody) -> Boxes {
+        let mut boxes = Boxes::default();
+        for line in &live.bulk {
+            let Some(section) = line.marker.get("section").and_then(BulkSection::parse) else {
+                continue;
+            };
+            if line.ticked && !boxes.ticked.contains(&section) {
+                boxes.ticked.push(section);
+            }
+        }
+        for confirm in live.bulk.iter().filter_map(|b| Confirm::read(&b.marker)) {
+            if confirm.holds_for(&live.rows) {
+                boxes.confirms.push(confirm);
+            } else {
+                boxes.ticked.retain(|s| *s != confirm.section);
+                boxes.notes.push(BulkNote::changed(&confirm, &live.rows));
+            }
+        }
+        for note in live.bulk.iter().filter_map(|b| BulkNote::read(&b.marker)) {
+            if !boxes.confirms.iter().any(|c| c.section == note.section)
+                && !boxes.notes.iter().any(|n| n.section == note.section)
+            {
+                boxes.notes.push(note);
+            }
+        }
+        boxes
+    }
 }
 
 impl Rewrite<'_> {
@@ -32,6 +74,7 @@ impl Rewrite<'_> {
         live: &ReadBody,
         replace: &dyn Fn(&RowBlock) -> Option<RowSource>,
     ) -> Option<View> {
+        let boxes = self.boxes.clone().unwrap_or_else(|| Boxes::carried(live));
         Some(View {
             root: live_root(live)?,
             links: self.links.clone(),
@@ -44,13 +87,9 @@ impl Rewrite<'_> {
             unknown: live.unknown_rows().map(|r| r.text.clone()).collect(),
             trail: self.trail.clone(),
             ignored: ignored(self.discovery),
-            confirms: self.confirms.clone().unwrap_or_else(|| {
-                live.bulk
-                    .iter()
-                    .filter_map(|b| Confirm::read(&b.marker))
-                    .filter(|c| c.holds_for(&live.rows))
-                    .collect()
-            }),
+            confirms: boxes.confirms,
+            bulk_notes: boxes.notes,
+            ticked_boxes: boxes.ticked,
             hints: Vec::new(),
             layout: self.config.settings.dashboard.clone(),
             attribution_names: self.config.settings.attribution.names as usize,

@@ -80,7 +80,7 @@ pub fn run(job: &Job, github: &dyn GitHub, printer: &mut Printer) -> Outcome {
             links: links(job),
             trail: records.trail(|run| links(job).run(run)),
             version: identity::VERSION,
-            confirms: None,
+            boxes: None,
         };
         let written = rewrite.write(github, number, &|block: &reader::RowBlock| {
             let stack = ended_now.iter().find(|s| s.as_str() == block.facts.stack)?;

@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::modes::rewrite::Boxes;
 use jiff::Timestamp;
 use sluiceway_core::config::Config;
 use sluiceway_core::diff::Diff;
@@ -15,7 +16,8 @@ use sluiceway_core::stack::StackId;
 use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::reader::ReadBody;
 use sluiceway_dashboard::view::{
-    Attribution, FailureLine, Hint, Links, Root, Row, RowSource, State, TrailEntry, View,
+    Attribution, BulkNote, BulkSection, Confirm, FailureLine, Hint, Links, NoteWhy, Root, Row,
+    RowSource, State, TrailEntry, View,
 };
 
 /// What this scan knows of one stack it previewed (or could not).
@@ -83,6 +85,36 @@ fn noisy(block: &sluiceway_dashboard::reader::RowBlock, diff: &Diff) -> bool {
         && block.facts.fingerprint.is_some()
         && block.facts.fingerprint != fresh
         && block.facts.hash.as_deref() == Some(diff.hash().as_str())
+}
+
+/// What a scan does with the bulk boxes (decision 0083): a ticked one (bulk or confirm)
+/// stays as it is while a run is on its way to read it, and is swept with the `orphan`
+/// note when none is; a confirm box lasts until the next scan, which takes it back with
+/// the `expired` note.
+fn taken_back(live: &ReadBody, ticks: &dyn TicksInFlight) -> Boxes {
+    let mut boxes = Boxes::default();
+    for line in &live.bulk {
+        let Some(section) = line.marker.get("section").and_then(BulkSection::parse) else {
+            continue;
+        };
+        if boxes.notes.iter().any(|n| n.section == section) || boxes.ticked.contains(&section) {
+            continue;
+        }
+        let confirm = Confirm::read(&line.marker);
+        let why = if line.ticked && ticks.in_flight() {
+            boxes.ticked.push(section);
+            boxes.confirms.extend(confirm);
+            continue;
+        } else if line.ticked {
+            NoteWhy::Orphan
+        } else if confirm.is_some() {
+            NoteWhy::Expired
+        } else {
+            continue;
+        };
+        boxes.notes.push(BulkNote { section, why });
+    }
+    boxes
 }
 
 /// The note a row gets when the scan sweeps a tick no run picked up (decision 0025).
@@ -165,6 +197,10 @@ pub fn view(
             }
         })
         .collect();
+    let boxes = live
+        .filter(|_| live_root.is_some())
+        .map(|l| taken_back(l, ticks))
+        .unwrap_or_default();
     View {
         root: Root {
             scan_sha: scanned.sha.to_owned(),
@@ -181,7 +217,9 @@ pub fn view(
             .unwrap_or_default(),
         trail: scanned.trail.clone(),
         ignored: crate::modes::rewrite::ignored(scanned.discovery),
-        confirms: Vec::new(),
+        confirms: boxes.confirms,
+        bulk_notes: boxes.notes,
+        ticked_boxes: boxes.ticked,
         hints: scanned.hints.clone(),
         layout: scanned.config.settings.dashboard.clone(),
         attribution_names: scanned.config.settings.attribution.names as usize,
@@ -249,6 +287,11 @@ pub fn running(
     let root = live_root(live)?;
     let mut view = view(scanned, &BTreeMap::new(), Some(live), &NoTicks);
     view.root = root;
+    // The bulk boxes as they stand, too: the scan's own write takes a confirm box back.
+    let boxes = crate::modes::rewrite::Boxes::carried(live);
+    view.confirms = boxes.confirms;
+    view.bulk_notes = boxes.notes;
+    view.ticked_boxes = boxes.ticked;
     view.hints.insert(
         0,
         Hint::ScanRunning {
@@ -262,6 +305,7 @@ pub fn running(
 /// The live body with every row carried as it is and one line added under the scan
 /// line, for a scan that cannot read its setup: it knows no stacks, so it keeps them all.
 pub fn with_hint(live: &ReadBody, links: Links, hint: Hint, version: &str) -> Option<View> {
+    let boxes = crate::modes::rewrite::Boxes::carried(live);
     Some(View {
         root: live_root(live)?,
         links,
@@ -275,7 +319,9 @@ pub fn with_hint(live: &ReadBody, links: Links, hint: Hint, version: &str) -> Op
         unknown: live.unknown_rows().map(|r| r.text.clone()).collect(),
         trail: Vec::new(),
         ignored: Vec::new(),
-        confirms: Vec::new(),
+        confirms: boxes.confirms,
+        bulk_notes: boxes.notes,
+        ticked_boxes: boxes.ticked,
         hints: vec![hint],
         layout: Default::default(),
         attribution_names: 5,
