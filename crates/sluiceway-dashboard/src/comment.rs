@@ -15,6 +15,8 @@ pub struct Unmet {
     pub ticker: String,
     pub stack: StackId,
     pub why: Why,
+    /// Ticked through a section's confirm box rather than on its own row (decision 0083).
+    pub through: Option<crate::view::BulkSection>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,8 +37,13 @@ pub fn refusals(unmet: &[Unmet]) -> Option<String> {
 }
 
 fn line(unmet: &Unmet) -> String {
+    let through = match unmet.through {
+        Some(crate::view::BulkSection::Pending) => " through the confirm box of the pending stacks",
+        Some(crate::view::BulkSection::Drift) => " through the confirm box of the drifted stacks",
+        None => "",
+    };
     let who = format!(
-        "@{} ticked **{}**",
+        "@{} ticked **{}**{through}",
         unmet.ticker,
         escape::text(unmet.stack.as_str())
     );

@@ -9,7 +9,23 @@ fn unmet(ticker: &str, stack: &str, why: Why) -> Unmet {
         ticker: ticker.into(),
         stack: StackId::given(stack),
         why,
+        through: None,
     }
+}
+
+#[test]
+fn a_refusal_through_a_confirm_box_says_so() {
+    let text = comment::refusals(&[Unmet {
+        through: Some(sluiceway_dashboard::view::BulkSection::Pending),
+        ..unmet("alice", "storage:prod", Why::NoWriteAccess)
+    }])
+    .unwrap();
+    assert!(
+        text.starts_with(
+            "@alice ticked **storage:prod** through the confirm box of the pending stacks, but"
+        ),
+        "{text}"
+    );
 }
 
 #[test]

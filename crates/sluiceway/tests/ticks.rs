@@ -805,9 +805,9 @@ fn deploy_all_asks_for_a_confirmation_and_the_confirm_box_is_a_tick_on_each_row(
         .comments
         .clone();
     assert!(
-        comments
-            .iter()
-            .any(|c| c.body.contains("@alice ticked **storage:prod**")),
+        comments.iter().any(|c| c.body.contains(
+            "@alice ticked **storage:prod** through the confirm box of the pending stacks"
+        )),
         "{comments:?}"
     );
 }

@@ -214,6 +214,7 @@ fn resolve(
                                 Refusal::NoWriteAccess => Why::NoWriteAccess,
                                 _ => Why::RuleNotMet(known.settings.tick_rule.clone()),
                             },
+                            through: boxes.confirmed.get(stack).copied(),
                         });
                         Fate::Refused(login)
                     }
@@ -223,6 +224,7 @@ fn resolve(
                             ticker: login.clone(),
                             stack: known.id.clone(),
                             why: Why::Unverified,
+                            through: boxes.confirmed.get(stack).copied(),
                         });
                         red = true;
                         Fate::Unverified(login)
@@ -397,7 +399,7 @@ fn resolve(
             let at_hash = block.facts.hash.as_deref() == Some(hash.as_str());
             // Clear it only while the live row is still ticked at the judged hash; a row
             // the confirm box named gets its note without a box of its own to clear.
-            let confirmed = boxes.confirmed.contains(&block.facts.stack) && note.is_some();
+            let confirmed = boxes.confirmed.contains_key(&block.facts.stack) && note.is_some();
             (at_hash && (block.ticked || confirmed))
                 .then(|| RowSource::Carried(untick(block, note.as_deref())))
         },
@@ -429,8 +431,8 @@ struct Ticked {
     /// The confirm boxes the body shows after this run, and the bulk boxes' notes.
     confirms: Vec<Confirm>,
     notes: Vec<BulkNote>,
-    /// Stacks ticked through a confirm box.
-    confirmed: BTreeSet<String>,
+    /// Stacks ticked through a confirm box, and the section of that box.
+    confirmed: BTreeMap<String, BulkSection>,
     said: Vec<String>,
 }
 
@@ -451,7 +453,7 @@ fn bulk_boxes(
         ticks: Vec::new(),
         confirms: carried.confirms,
         notes: carried.notes,
-        confirmed: BTreeSet::new(),
+        confirmed: BTreeMap::new(),
         said: Vec::new(),
     };
     let scan_run = live_root(live).map_or(0, |root| root.scan_run);
@@ -478,7 +480,7 @@ fn bulk_boxes(
                             if direct.contains(stack.as_str()) {
                                 continue;
                             }
-                            boxes.confirmed.insert(stack.to_string());
+                            boxes.confirmed.insert(stack.to_string(), confirm.section);
                             boxes.ticks.push((
                                 Tick::Row { stack: stack.to_string(), hash: hash.clone() },
                                 Walk::Ticker(actor.clone()),
