@@ -74,6 +74,8 @@ go build -trimpath -ldflags "$LDFLAGS" -o "$BIN/" \
   k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager
 go build -trimpath -ldflags "-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=module" -o "$BIN/etcd" ./etcd
 
+# Read whole, then cut: a pipe into `head` would end etcd with SIGPIPE under pipefail.
 "$BIN/kube-apiserver" --version >&2
-"$BIN/etcd" --version | head -1 >&2
+etcd_said="$("$BIN/etcd" --version)"
+echo "${etcd_said%%$'\n'*}" >&2
 echo "control plane $VERSION (etcd $etcd_version) built into $BIN in $(( $(date +%s) - started )) s" >&2
