@@ -89,14 +89,26 @@ impl Binaries {
 
     /// `$SLUICEWAY_CACHE/control-plane/<server>/bin`, or under `~/.cache/sluiceway`.
     pub fn cached(server: &str) -> Result<Binaries, ControlPlaneError> {
-        let cache = std::env::var_os("SLUICEWAY_CACHE")
-            .map(PathBuf::from)
-            .or_else(|| {
-                std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache/sluiceway"))
-            })
-            .unwrap_or_else(|| PathBuf::from(".cache/sluiceway"));
-        Binaries::in_dir(&cache.join("control-plane").join(server).join("bin"))
+        Binaries::in_dir(&cache().join("control-plane").join(server).join("bin"))
     }
+}
+
+/// The cache the scripts fill: `$SLUICEWAY_CACHE`, or `~/.cache/sluiceway`.
+fn cache() -> PathBuf {
+    std::env::var_os("SLUICEWAY_CACHE")
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache/sluiceway"))
+        })
+        .unwrap_or_else(|| PathBuf::from(".cache/sluiceway"))
+}
+
+/// A cached kubectl of `version` and the built server of its minor version: what a test
+/// against a real control plane needs. `None` until the scripts have filled the cache.
+pub fn cached_pair(version: &str) -> Option<(PathBuf, Binaries)> {
+    let kubectl = cache().join("kubectl").join(version).join("kubectl");
+    let binaries = Binaries::cached(server_for(version)?).ok()?;
+    kubectl.is_file().then_some((kubectl, binaries))
 }
 
 /// A running control plane; dropping it stops every process it started.

@@ -16,31 +16,18 @@
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread;
 use std::time::Duration;
 
-use sluiceway_fixtures::control_plane::{Binaries, ControlPlane};
+use sluiceway_fixtures::control_plane::{ControlPlane, cached_pair};
 use sluiceway_fixtures::race::raced_write;
 use sluiceway_fixtures::recorder::{Recorder, RecorderError};
 use sluiceway_fixtures::scenario::{NAMESPACE, Step, kubectl_scenarios};
 use sluiceway_tools::process::SystemRunner;
-
-fn kubectl() -> Option<PathBuf> {
-    let cache = std::env::var_os("SLUICEWAY_CACHE")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/sluiceway")))?;
-    let path = cache.join("kubectl/v1.34.5/kubectl");
-    path.is_file().then_some(path)
-}
-
-/// The server of kubectl v1.34.5's minor version.
-fn control_plane_server() -> &'static str {
-    sluiceway_fixtures::control_plane::server_for("v1.34.5").expect("a server for kubectl v1.34")
-}
 
 /// Annotates the scenario's Deployment in a loop, on threads of its own, until stopped.
 struct Writer {
@@ -142,8 +129,7 @@ fn slow_link(target: u16, delay: Duration) -> u16 {
 
 #[test]
 fn the_recorder_holds_a_race_off_and_gives_up_on_a_cluster_that_never_holds_still() {
-    let (Ok(binaries), Some(kubectl)) = (Binaries::cached(control_plane_server()), kubectl())
-    else {
+    let Some((kubectl, binaries)) = cached_pair("v1.34.5") else {
         eprintln!(
             "notice: the control plane or kubectl v1.34.5 is not in the cache; the live drill did not run"
         );

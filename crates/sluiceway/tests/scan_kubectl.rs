@@ -14,31 +14,18 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use github_emulator::Act;
 use github_emulator::world::FileChange;
 use sluiceway_dashboard::reader;
-use sluiceway_fixtures::control_plane::{Binaries, ControlPlane};
+use sluiceway_fixtures::control_plane::{ControlPlane, cached_pair};
 use sluiceway_github::GitHub;
 use support::{Bed, REPO};
 
 const CANARY: &str = "CANARY-VALUE-7f3a";
 const NAMESPACE: &str = "sluiceway-e2e";
-
-fn kubectl() -> Option<PathBuf> {
-    let cache = std::env::var_os("SLUICEWAY_CACHE")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/sluiceway")))?;
-    let path = cache.join("kubectl/v1.34.5/kubectl");
-    path.is_file().then_some(path)
-}
-
-/// The server of kubectl v1.34.5's minor version.
-fn control_plane_server() -> &'static str {
-    sluiceway_fixtures::control_plane::server_for("v1.34.5").expect("a server for kubectl v1.34")
-}
 
 fn write(root: &Path, path: &str, text: &str) {
     let path = root.join(path);
@@ -68,8 +55,7 @@ fn kubectl_run(kubectl: &Path, kubeconfig: &Path, args: &[&str], cwd: &Path) {
 
 #[test]
 fn a_changed_manifest_is_pending_with_its_path_and_drift_is_found_where_asked() {
-    let (Some(kubectl), Ok(binaries)) = (kubectl(), Binaries::cached(control_plane_server()))
-    else {
+    let Some((kubectl, binaries)) = cached_pair("v1.34.5") else {
         assert!(
             std::env::var_os("CI").is_none(),
             "CI must build the control plane and install kubectl"
@@ -236,8 +222,7 @@ fn a_changed_manifest_is_pending_with_its_path_and_drift_is_found_where_asked() 
 
 #[test]
 fn a_tick_applies_the_rendered_set_into_the_cluster_and_the_next_scan_is_in_sync() {
-    let (Some(kubectl), Ok(binaries)) = (kubectl(), Binaries::cached(control_plane_server()))
-    else {
+    let Some((kubectl, binaries)) = cached_pair("v1.34.5") else {
         assert!(
             std::env::var_os("CI").is_none(),
             "CI must build the control plane and install kubectl"
