@@ -34,6 +34,17 @@ fn on_edit(bed: &Bed, job: &mut Job, sha: &str, number: u64, inputs: &[(&str, &s
     ran
 }
 
+/// mallory can read the repository, not write to it.
+fn mallory_reads(bed: &Bed) {
+    bed.emulator
+        .act(Act::AddCollaborator {
+            repo: REPO.into(),
+            login: "mallory".into(),
+            role: Role::Read,
+        })
+        .unwrap();
+}
+
 fn records_of(bed: &Bed, stack: &str) -> Vec<(RecordState, String, String)> {
     bed.github
         .deployment_records("sluiceway")
@@ -140,13 +151,7 @@ fn the_published_apply_schema_is_the_one_the_code_generates() {
 #[test]
 fn a_tick_by_someone_without_write_access_is_refused_with_a_comment() {
     let bed = Bed::new();
-    bed.emulator
-        .act(Act::AddCollaborator {
-            repo: REPO.into(),
-            login: "mallory".into(),
-            role: Role::Read,
-        })
-        .unwrap();
+    mallory_reads(&bed);
     let (mut job, sha, number) = scanned(&bed);
     tick(&bed, number, "mallory", "network");
     let ran = on_edit(&bed, &mut job, &sha, number, &[]);
@@ -843,13 +848,7 @@ fn a_deploy_past_its_deploy_timeout_is_interrupted_and_ends_with_a_fixed_reason(
 #[test]
 fn the_job_summary_says_what_happened_to_every_tick_and_to_the_deploy() {
     let bed = Bed::new();
-    bed.emulator
-        .act(Act::AddCollaborator {
-            repo: REPO.into(),
-            login: "mallory".into(),
-            role: Role::Read,
-        })
-        .unwrap();
+    mallory_reads(&bed);
     let (mut job, sha, number) = scanned(&bed);
     tick(&bed, number, "alice", "network");
     tick(&bed, number, "mallory", "storage:dev");

@@ -20,7 +20,6 @@ use sluiceway_tools::adapter::{Adapter, Context};
 
 use crate::Outcome;
 use crate::checkout::Checkout;
-use crate::identity;
 use crate::modes::inputs::Inputs;
 use crate::modes::job::Job;
 use crate::modes::layers;
@@ -570,14 +569,7 @@ fn write_row(
     };
     let records = Records::read(github, &setup.discovery.stacks).map_err(|e| e.to_string())?;
     let job = a.job;
-    let rewrite = Rewrite {
-        config: &setup.config,
-        discovery: &setup.discovery,
-        links: links(job),
-        trail: records.trail(|run| links(job).run(run)),
-        version: identity::VERSION,
-        boxes: None,
-    };
+    let rewrite = Rewrite::of_job(setup, job, &records);
     let failures = records.failure_lines(|run| links(job).run(run));
     let row = Row {
         stack: stack.id.clone(),

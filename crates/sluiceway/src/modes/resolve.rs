@@ -20,14 +20,12 @@ use sluiceway_github::{GitHub, GitHubError};
 
 use crate::Outcome;
 use crate::checkout::Checkout;
-use crate::identity;
 use crate::modes::apply::dashboard_number;
 use crate::modes::job::{Event, Job};
 use crate::modes::layers;
 use crate::modes::outputs::{Outputs, add_to_summary};
 use crate::modes::records::Records;
 use crate::modes::rewrite::{Boxes, Rewrite, untick};
-use crate::modes::scan::links;
 use crate::modes::scan::rows::live_root;
 use crate::printer::Printer;
 use crate::setup::{self, SetupError};
@@ -354,16 +352,8 @@ fn resolve(
         })
         .collect();
     let rewrite = Rewrite {
-        config: &setup.config,
-        discovery: &setup.discovery,
-        links: links(job),
-        trail: records.trail(|run| links(job).run(run)),
-        version: identity::VERSION,
-        boxes: Some(Boxes {
-            confirms: boxes.confirms.clone(),
-            notes: boxes.notes.clone(),
-            ticked: Vec::new(),
-        }),
+        boxes: Some(boxes.shown.clone()),
+        ..Rewrite::of_job(setup, job, &records)
     };
     let run_url = job.run_url();
     let written = rewrite.write(
@@ -428,9 +418,9 @@ fn resolve(
 /// ticked becomes a confirm box naming the section's rows. Every other box is cleared.
 struct Ticked {
     ticks: Vec<(Tick, Walk)>,
-    /// The confirm boxes the body shows after this run, and the bulk boxes' notes.
-    confirms: Vec<Confirm>,
-    notes: Vec<BulkNote>,
+    /// The confirm boxes and bulk-box notes the body shows after this run; no box stays
+    /// ticked, since this run acts on every tick.
+    shown: Boxes,
     /// Stacks ticked through a confirm box, and the section of that box.
     confirmed: BTreeMap<String, BulkSection>,
     said: Vec<String>,
@@ -448,11 +438,12 @@ fn bulk_boxes(
             _ => None,
         })
         .collect();
-    let carried = Boxes::carried(live);
     let mut boxes = Ticked {
         ticks: Vec::new(),
-        confirms: carried.confirms,
-        notes: carried.notes,
+        shown: Boxes {
+            ticked: Vec::new(),
+            ..Boxes::carried(live)
+        },
         confirmed: BTreeMap::new(),
         said: Vec::new(),
     };
@@ -460,12 +451,15 @@ fn bulk_boxes(
     for (tick, walk) in named {
         match (tick, walk) {
             (Tick::Confirm(confirm), walk) => {
-                boxes.confirms.retain(|c| c.section != confirm.section);
+                boxes
+                    .shown
+                    .confirms
+                    .retain(|c| c.section != confirm.section);
                 let words = section_words(confirm.section);
                 match walk {
                     _ if !confirm.holds_for(&live.rows) => {
-                        boxes.notes.retain(|n| n.section != confirm.section);
-                        boxes.notes.push(BulkNote::changed(&confirm, &live.rows));
+                        boxes.shown.notes.retain(|n| n.section != confirm.section);
+                        boxes.shown.notes.push(BulkNote::changed(&confirm, &live.rows));
                         boxes.said.push(format!(
                             "- the confirm box of the {words}: its rows changed since it was drawn, so it was taken back and deploys nothing"
                         ));
@@ -508,9 +502,9 @@ fn bulk_boxes(
                     == Verdict::Allowed;
                 match actor.filter(|_| allowed && !rows.is_empty()) {
                     Some(actor) => {
-                        boxes.confirms.retain(|c| c.section != section);
-                        boxes.notes.retain(|n| n.section != section);
-                        boxes.confirms.push(Confirm {
+                        boxes.shown.confirms.retain(|c| c.section != section);
+                        boxes.shown.notes.retain(|n| n.section != section);
+                        boxes.shown.confirms.push(Confirm {
                             section,
                             asked_by: actor.login.clone(),
                             stacks: rows.iter().map(|r| StackId::given(&r.facts.stack)).collect(),

@@ -11,7 +11,12 @@ use sluiceway_dashboard::view::{
 };
 use sluiceway_github::GitHub;
 
+use crate::identity;
+use crate::modes::job::Job;
+use crate::modes::records::Records;
+use crate::modes::scan::links;
 use crate::modes::scan::rows::live_root;
+use crate::setup::Setup;
 use crate::write_loop::{self, WriteError, Written};
 
 /// What every rewrite of a body needs besides the live body.
@@ -63,6 +68,21 @@ impl Boxes {
             }
         }
         boxes
+    }
+}
+
+impl<'a> Rewrite<'a> {
+    /// A job's rewrite over its setup, with the trail drawn from the records and the live
+    /// body's bulk boxes carried.
+    pub(crate) fn of_job(setup: &'a Setup, job: &Job, records: &Records) -> Rewrite<'a> {
+        Rewrite {
+            config: &setup.config,
+            discovery: &setup.discovery,
+            links: links(job),
+            trail: records.trail(|run| links(job).run(run)),
+            version: identity::VERSION,
+            boxes: None,
+        }
     }
 }
 

@@ -10,7 +10,6 @@ use sluiceway_github::{GitHub, NewDeploymentStatus, RecordState};
 
 use crate::Outcome;
 use crate::checkout::Checkout;
-use crate::identity;
 use crate::modes::apply::dashboard_number;
 use crate::modes::job::Job;
 use crate::modes::records::{Records, ended};
@@ -74,14 +73,7 @@ pub fn run(job: &Job, github: &dyn GitHub, printer: &mut Printer) -> Outcome {
         && let Ok(records) = Records::read(github, &setup.discovery.stacks)
     {
         let failures = records.failure_lines(|run| links(job).run(run));
-        let rewrite = Rewrite {
-            config: &setup.config,
-            discovery: &setup.discovery,
-            links: links(job),
-            trail: records.trail(|run| links(job).run(run)),
-            version: identity::VERSION,
-            boxes: None,
-        };
+        let rewrite = Rewrite::of_job(&setup, job, &records);
         let written = rewrite.write(github, number, &|block: &reader::RowBlock| {
             let stack = ended_now.iter().find(|s| s.as_str() == block.facts.stack)?;
             Some(RowSource::Fresh(Row {
