@@ -31,6 +31,9 @@ pub enum FailureReason {
     /// Another update holds the stack's state lock: not a failure of the stack, the next
     /// scan previews it.
     Busy,
+    /// A Helm release whose last operation failed and was not rolled back: Helm would
+    /// upgrade from a state nobody previewed, so a person repairs it first.
+    ReleaseFailed,
     /// This version of Sluiceway has no adapter for the stack (`what` names it).
     NotSupported {
         what: &'static str,
@@ -83,6 +86,9 @@ impl fmt::Display for FailureReason {
                 f.write_str("the tool printed more than the 128 MiB Sluiceway holds")
             }
             FailureReason::Busy => f.write_str("another update holds the stack's state lock"),
+            FailureReason::ReleaseFailed => f.write_str(
+                "the release's last Helm operation failed and was not rolled back; repair it with helm, then scan again",
+            ),
             FailureReason::NotSupported { what } => {
                 write!(f, "this version of Sluiceway cannot preview {what} yet")
             }

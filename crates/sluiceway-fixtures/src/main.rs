@@ -40,18 +40,21 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Record scenarios with a real tool: kubectl against the cluster KUBECONFIG names,
-    /// OpenTofu or Terraform against a local backend.
+    /// Record scenarios with a real tool: kubectl and helm against the cluster KUBECONFIG
+    /// names, OpenTofu or Terraform against a local backend.
     ///
-    /// kubectl records only against the context `sluiceway-fixtures` (the local control
-    /// plane) or `kind-*`. Writes <OUT>/<version>/<scenario>/; a scenario that fails leaves
+    /// kubectl and helm record only against the context `sluiceway-fixtures` (the local
+    /// control plane) or `kind-*`. Writes <OUT>/<version>/<scenario>/; a scenario that fails leaves
     /// nothing.
     Record {
         #[arg(long, value_enum)]
         tool: RecordTool,
         /// The tool's binary.
-        #[arg(long, alias = "kubectl", value_name = "PATH")]
+        #[arg(long, value_name = "PATH")]
         binary: PathBuf,
+        /// The kubectl helm's scenarios set the stage with and drift-check through.
+        #[arg(long, value_name = "PATH", required_if_eq("tool", "helm"))]
+        kubectl: Option<PathBuf>,
         /// Record only this scenario.
         #[arg(long, value_name = "SCENARIO")]
         only: Option<String>,
@@ -91,12 +94,14 @@ enum RecordTool {
     Kubectl,
     Opentofu,
     Terraform,
+    Helm,
 }
 
 impl RecordTool {
     fn name(self) -> &'static str {
         match self {
             RecordTool::Kubectl => "kubectl",
+            RecordTool::Helm => "helm",
             RecordTool::Opentofu => "opentofu",
             RecordTool::Terraform => "terraform",
         }
@@ -139,6 +144,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Record {
             tool,
             binary,
+            kubectl,
             only,
             out,
             example,
@@ -146,13 +152,17 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         } => {
             let out = out.unwrap_or_else(|| PathBuf::from("fixtures").join(tool.name()));
             let example = example.unwrap_or_else(|| {
-                PathBuf::from(if tool == RecordTool::Kubectl {
-                    "examples/homelab/k8s"
-                } else {
-                    "examples/tofu-lab"
+                PathBuf::from(match tool {
+                    RecordTool::Kubectl => "examples/homelab/k8s",
+                    RecordTool::Helm => "examples/helm-lab",
+                    RecordTool::Opentofu | RecordTool::Terraform => "examples/tofu-lab",
                 })
             });
-            record(tool, &binary, only.as_deref(), &out, &example, &work)
+            let tools = Tools {
+                binary: &binary,
+                kubectl: kubectl.as_deref(),
+            };
+            record(tool, &tools, only.as_deref(), &out, &example, &work)
         }
         Command::ControlPlane {
             kubectl,
@@ -185,17 +195,33 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// The binaries a recording runs: the tool's, and for helm the kubectl beside it.
+struct Tools<'a> {
+    binary: &'a Path,
+    kubectl: Option<&'a Path>,
+}
+
 fn record(
     tool: RecordTool,
-    binary: &Path,
+    tools: &Tools<'_>,
     only: Option<&str>,
     out: &Path,
     example: &Path,
     work: &Path,
 ) -> anyhow::Result<ExitCode> {
-    let binary = binary
+    let binary = tools
+        .binary
         .canonicalize()
-        .with_context(|| format!("no {} at {}", tool.name(), binary.display()))?;
+        .with_context(|| format!("no {} at {}", tool.name(), tools.binary.display()))?;
+    let kubectl_dir = match tools.kubectl {
+        Some(kubectl) => {
+            let kubectl = kubectl
+                .canonicalize()
+                .with_context(|| format!("no kubectl at {}", kubectl.display()))?;
+            format!("{}:", kubectl.parent().unwrap_or(Path::new("/")).display())
+        }
+        None => String::new(),
+    };
     let example = example
         .canonicalize()
         .with_context(|| format!("no example project at {}", example.display()))?;
@@ -208,7 +234,7 @@ fn record(
     let mut env = BTreeMap::from([
         (
             "PATH".to_owned(),
-            format!("{}:/usr/bin:/bin", binary_dir.display()),
+            format!("{}:{kubectl_dir}/usr/bin:/bin", binary_dir.display()),
         ),
         ("HOME".to_owned(), work.join("home").display().to_string()),
     ]);
@@ -243,7 +269,7 @@ fn record(
             )),
         }
     };
-    let (cli_version, mut scenarios) = if tool == RecordTool::Kubectl {
+    let (cli_version, mut scenarios) = if matches!(tool, RecordTool::Kubectl | RecordTool::Helm) {
         let Some(kubeconfig) = std::env::var_os("KUBECONFIG") else {
             bail!(
                 "KUBECONFIG is not set; run the recorder inside `sluiceway-fixtures control-plane` or point it at a kind cluster"
@@ -253,17 +279,30 @@ fn record(
             "KUBECONFIG".to_owned(),
             kubeconfig.to_string_lossy().into_owned(),
         );
-        let context = ask(&env, &["config", "current-context"])?;
+        let context = std::process::Command::new("kubectl")
+            .args(["config", "current-context"])
+            .env_clear()
+            .envs(&env)
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+            .context("kubectl could not say the kubeconfig's context")?;
         if context != control_plane::CONTEXT && !context.starts_with("kind-") {
             bail!(
                 "the kubeconfig's context is {context}; the recorder records only against `{}` or a kind cluster",
                 control_plane::CONTEXT
             );
         }
-        let version =
-            version::client_version(&ask(&env, &["version", "--client", "--output=json"])?)
-                .context("kubectl did not say its version")?;
-        (version.to_string(), scenario::kubectl_scenarios())
+        if tool == RecordTool::Helm {
+            let version =
+                version::Version::parse(&ask(&env, &["version", "--template={{.Version}}"])?)
+                    .context("helm did not say its version")?;
+            (version.to_string(), scenario::helm_scenarios(version.major))
+        } else {
+            let version =
+                version::client_version(&ask(&env, &["version", "--client", "--output=json"])?)
+                    .context("kubectl did not say its version")?;
+            (version.to_string(), scenario::kubectl_scenarios())
+        }
     } else {
         env.insert("TF_IN_AUTOMATION".to_owned(), "true".to_owned());
         let said: serde_json::Value = serde_json::from_str(&ask(&env, &["version", "-json"])?)

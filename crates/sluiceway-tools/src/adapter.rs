@@ -4,8 +4,8 @@
 //! (version check, preparation, preview, drift check, tool diff, deploy), so the scan and
 //! the apply never name a tool. The seam is a closed enum rather than a trait object:
 //! what a preview keeps for its deploy (a saved plan, a rendered set) is private to the
-//! adapter that made it, and [`Kept`] only goes back to that adapter. Helm and Pulumi
-//! join as variants; until then their stacks are [`Unsupported`].
+//! adapter that made it, and [`Kept`] only goes back to that adapter. Pulumi joins as a
+//! variant; until then its stacks are [`Unsupported`].
 
 use std::path::{Path, PathBuf};
 
@@ -13,16 +13,18 @@ use sluiceway_core::diff::{Change, Diff};
 use sluiceway_core::failure::{Failure, FailureReason};
 use sluiceway_core::stack::{Stack, StackId, Tool, ToolOptions};
 
-use crate::kubectl::{self, Version, rendered_set::RenderedSet};
+use crate::helm;
+use crate::kubectl::{self, rendered_set::RenderedSet};
 use crate::opentofu::{self, Binary, SavedPlan};
 use crate::tool_log::{ToolDiffText, ToolLog};
-pub use crate::tool_run::{Context, VersionError};
+pub use crate::tool_run::{Checked, Context, VersionError};
 
 /// One stack, as its tool's adapter drives it.
 #[derive(Debug, Clone)]
 pub enum Adapter {
     Kubectl(kubectl::Stack),
     RootModule(opentofu::Stack),
+    Helm(helm::Stack),
 }
 
 /// A stack no adapter of this version drives.
@@ -40,11 +42,21 @@ impl Unsupported {
 }
 
 /// A preparation: a tool's set-up step for one directory, run once and one at a time
-/// before any preview. Stacks that share a directory share it.
+/// before any preview. Stacks that share a directory share it. Preparations sort by
+/// level first, so a chart's dependencies are built before the chart.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Preparation {
+    level: usize,
     dir: PathBuf,
-    binary: Binary,
+    step: Prepare,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Prepare {
+    /// `tofu init` / `terraform init` of a root module.
+    Init(Binary),
+    /// `helm dependency build .` of a chart.
+    DependencyBuild,
 }
 
 impl Preparation {
@@ -54,11 +66,17 @@ impl Preparation {
 
     /// Runs it.
     pub fn run(&self, ctx: &Context<'_>) -> Step<()> {
-        let run = opentofu::prepare(&self.dir, self.binary, ctx);
-        Step {
-            result: run.result,
-            log: run.log,
-        }
+        let (result, log) = match self.step {
+            Prepare::Init(binary) => {
+                let run = opentofu::prepare(&self.dir, binary, ctx);
+                (run.result, run.log)
+            }
+            Prepare::DependencyBuild => {
+                let run = helm::build_dependencies(&self.dir, ctx);
+                (run.result, run.log)
+            }
+        };
+        Step { result, log }
     }
 }
 
@@ -85,6 +103,8 @@ pub struct Kept(KeptBy);
 enum KeptBy {
     RenderedSet(RenderedSet),
     Plan(SavedPlan),
+    /// The render a Helm deploy is held to.
+    Render(RenderedSet),
 }
 
 impl Adapter {
@@ -133,10 +153,12 @@ impl Adapter {
                     var_files: var_files.clone(),
                 }))
             }
-            (Tool::Helm, _) => Err(Unsupported {
-                tool: Tool::Helm,
-                what: "Helm releases",
-            }),
+            (Tool::Helm, options) => helm::Stack::of(stack.id.clone(), dir, options)
+                .map(Adapter::Helm)
+                .ok_or(Unsupported {
+                    tool: Tool::Helm,
+                    what: "a Helm stack without Helm options",
+                }),
             (Tool::Pulumi, _) => Err(Unsupported {
                 tool: Tool::Pulumi,
                 what: "Pulumi stacks",
@@ -152,6 +174,7 @@ impl Adapter {
         match self {
             Adapter::Kubectl(stack) => &stack.id,
             Adapter::RootModule(stack) => &stack.id,
+            Adapter::Helm(stack) => &stack.id,
         }
     }
 
@@ -163,26 +186,54 @@ impl Adapter {
                 Binary::Tofu => Tool::OpenTofu,
                 Binary::Terraform => Tool::Terraform,
             },
+            Adapter::Helm(_) => Tool::Helm,
         }
     }
 
     /// Checks this stack's tool is there and new enough. A mode runs it once per job for
     /// each tool whose stacks are at hand, in the repository root.
-    pub fn check_version(&self, ctx: &Context<'_>, root: &Path) -> Result<Version, VersionError> {
+    pub fn check_version(&self, ctx: &Context<'_>, root: &Path) -> Result<Checked, VersionError> {
         match self {
-            Adapter::Kubectl(_) => kubectl::check_version(ctx, root),
-            Adapter::RootModule(stack) => opentofu::check_version(ctx, stack.binary, root),
+            Adapter::Kubectl(_) => kubectl::check_version(ctx, root).map(Checked::from),
+            Adapter::RootModule(stack) => {
+                opentofu::check_version(ctx, stack.binary, root).map(Checked::from)
+            }
+            Adapter::Helm(_) => helm::check_version(ctx, root),
         }
     }
 
-    /// The preparation this stack needs before its preview, if any.
-    pub fn preparation(&self) -> Option<Preparation> {
+    /// Takes in what the version check of this stack's tool found: a Helm release is
+    /// compared by helm-diff when the runner has it.
+    pub fn learn(&mut self, checked: &Checked) {
+        if let Adapter::Helm(stack) = self {
+            stack.differ = if checked.plugin.is_some() {
+                helm::Differ::Plugin
+            } else {
+                helm::Differ::Sluiceway
+            };
+        }
+    }
+
+    /// The preparations this stack needs before its preview, in the order they run.
+    pub fn preparations(&self) -> Vec<Preparation> {
         match self {
-            Adapter::Kubectl(_) => None,
-            Adapter::RootModule(stack) => Some(Preparation {
+            Adapter::Kubectl(_) => Vec::new(),
+            Adapter::RootModule(stack) => vec![Preparation {
+                level: 0,
                 dir: stack.dir.clone(),
-                binary: stack.binary,
-            }),
+                step: Prepare::Init(stack.binary),
+            }],
+            Adapter::Helm(stack) => stack
+                .chart_dir()
+                .map(|dir| helm::charts::builds(&dir))
+                .unwrap_or_default()
+                .into_iter()
+                .map(|build| Preparation {
+                    level: build.level,
+                    dir: build.dir,
+                    step: Prepare::DependencyBuild,
+                })
+                .collect(),
         }
     }
 
@@ -209,6 +260,16 @@ impl Adapter {
                     log: p.log,
                 }
             }
+            Adapter::Helm(stack) => {
+                let p = helm::preview(stack, ctx, keep);
+                Step {
+                    result: p.result.map(|r| Previewed {
+                        diff: r.diff,
+                        kept: r.render.map(|s| Kept(KeptBy::Render(s))),
+                    }),
+                    log: p.log,
+                }
+            }
         }
     }
 
@@ -221,6 +282,13 @@ impl Adapter {
                 log: d.log,
             }),
             Adapter::RootModule(_) => None,
+            Adapter::Helm(stack) => {
+                let d = helm::detect_drift(stack, ctx);
+                Some(Step {
+                    result: d.result,
+                    log: d.log,
+                })
+            }
         }
     }
 
@@ -235,13 +303,17 @@ impl Adapter {
                 let d = opentofu::tool_diff(stack, ctx);
                 (d.result, d.log)
             }
+            Adapter::Helm(stack) => {
+                let d = helm::tool_diff(stack, ctx);
+                (d.result, d.log)
+            }
         };
         Step { result, log }
     }
 
-    /// Deploys exactly what this stack's preview kept. What another adapter kept is
-    /// refused as changed since the preview.
-    pub fn deploy(&self, ctx: &Context<'_>, kept: &Kept) -> Step<()> {
+    /// Deploys exactly what this stack's preview kept; `repair` when the tick also puts
+    /// back drift. What another adapter kept is refused as changed since the preview.
+    pub fn deploy(&self, ctx: &Context<'_>, kept: &Kept, repair: bool) -> Step<()> {
         let (result, log) = match (self, &kept.0) {
             (Adapter::Kubectl(stack), KeptBy::RenderedSet(set)) => {
                 let d = kubectl::deploy(stack, ctx, set);
@@ -249,6 +321,10 @@ impl Adapter {
             }
             (Adapter::RootModule(stack), KeptBy::Plan(plan)) => {
                 let d = opentofu::deploy(stack, ctx, plan);
+                (d.result, d.log)
+            }
+            (Adapter::Helm(stack), KeptBy::Render(render)) => {
+                let d = helm::deploy(stack, ctx, render, repair);
                 (d.result, d.log)
             }
             _ => {

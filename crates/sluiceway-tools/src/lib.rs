@@ -7,6 +7,7 @@
 
 pub mod adapter;
 pub mod changed_paths;
+pub mod helm;
 pub mod kubectl;
 pub mod opentofu;
 pub mod process;

@@ -135,6 +135,33 @@ pub(crate) fn unreadable(detail: impl Into<String>) -> Failure {
     Failure::with_detail(FailureReason::UnreadableOutput, detail)
 }
 
+/// What a version check found: the tool's version and, for helm, the diff plugin's
+/// when it answered and is new enough (the Helm adapter then lets it compare).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Checked {
+    pub version: crate::kubectl::Version,
+    pub plugin: Option<crate::kubectl::Version>,
+}
+
+impl From<crate::kubectl::Version> for Checked {
+    fn from(version: crate::kubectl::Version) -> Checked {
+        Checked {
+            version,
+            plugin: None,
+        }
+    }
+}
+
+impl std::fmt::Display for Checked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.version)?;
+        match self.plugin {
+            Some(plugin) => write!(f, " with helm-diff {plugin}"),
+            None => Ok(()),
+        }
+    }
+}
+
 /// Why a tool cannot be used: the only failure that stops a job.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum VersionError {

@@ -274,7 +274,7 @@ fn main() {
             time_limit: Duration::from_secs(600),
             deploy_limit: None,
         };
-        adapter.preparation().unwrap().run(&ctx).result.unwrap();
+        adapter.preparations()[0].run(&ctx).result.unwrap();
         let diff = adapter.preview(&ctx, false).result.unwrap().diff;
         (diff.hash(), diff.fingerprint())
     };

@@ -6,6 +6,8 @@
 //! adapter to do exactly that against a runner that answers from the recording. Every
 //! call must match a recorded command, and every recorded command must be asked for.
 
+mod helm;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -156,7 +158,7 @@ fn failure_outcome(failure: &Failure) -> StepOutcome {
 pub enum ReplayError {
     #[error(transparent)]
     Recording(#[from] RecordingError),
-    #[error("{scenario}: command {command} is not a kubectl command this replay knows ({what})")]
+    #[error("{scenario}: command {command} is not a command this replay knows ({what})")]
     UnknownCommand {
         scenario: String,
         command: String,
@@ -190,6 +192,7 @@ pub enum Tool {
     Kubectl,
     Opentofu,
     Terraform,
+    Helm,
 }
 
 /// One adapter operation, worked out from the recorded commands.
@@ -306,6 +309,7 @@ fn stack_of(command: &RecordedCommand, example: &Path, prunes: bool) -> kubectl:
 pub fn replay(tool: Tool, example: &Path, scenario_dir: &Path) -> Result<Report, ReplayError> {
     let binary = match tool {
         Tool::Kubectl => return replay_kubectl(example, scenario_dir),
+        Tool::Helm => return helm::replay(example, scenario_dir),
         Tool::Opentofu => opentofu::Binary::Tofu,
         Tool::Terraform => opentofu::Binary::Terraform,
     };

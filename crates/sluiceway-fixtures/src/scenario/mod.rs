@@ -4,10 +4,14 @@
 //! commands whose output is the fixture; everything else (edits, deploys to set the stage)
 //! is a step that is run and not saved.
 
+mod helm;
+
 use std::collections::BTreeMap;
 
 use sluiceway_tools::kubectl::inventory::Listing;
 use sluiceway_tools::recording::StdoutFormat;
+
+pub use helm::helm_scenarios;
 
 /// The exit code a recorded command must have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -132,6 +132,13 @@ impl RenderedSet {
     pub fn is_unchanged(&self) -> bool {
         digest_of(self.dir.path(), self.has_prune_file).is_ok_and(|d| d == self.digest)
     }
+
+    /// Whether `text` is exactly the set that was written (a render taken again, which
+    /// must not have moved), and the file still holds it.
+    pub fn holds(&self, text: &str) -> bool {
+        let digest: [u8; 32] = Sha256::digest(text.as_bytes()).into();
+        !self.has_prune_file && digest == self.digest && self.is_unchanged()
+    }
 }
 
 pub(crate) fn write_private(path: &Path, text: &str) -> io::Result<()> {

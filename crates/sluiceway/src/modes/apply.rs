@@ -305,7 +305,7 @@ fn apply(
         "deploying",
         printer,
     );
-    let adapter = match Adapter::for_stack(stack, &a.job.workspace) {
+    let mut adapter = match Adapter::for_stack(stack, &a.job.workspace) {
         Ok(adapter) => adapter,
         Err(unsupported) => {
             let reason = unsupported.failure().reason.to_string();
@@ -328,18 +328,21 @@ fn apply(
         time_limit: limit,
         deploy_limit: a.inputs.deploy_timeout,
     };
-    if let Err(e) = adapter.check_version(&ctx, &a.job.workspace) {
-        printer.say(&format!("::error::{e}"));
-        let reason = FailureReason::ToolUnusable {
-            tool: adapter.tool().name(),
+    match adapter.check_version(&ctx, &a.job.workspace) {
+        Ok(found) => adapter.learn(&found),
+        Err(e) => {
+            printer.say(&format!("::error::{e}"));
+            let reason = FailureReason::ToolUnusable {
+                tool: adapter.tool().name(),
+            }
+            .to_string();
+            set(a, github, record, RecordState::Failure, &reason, printer);
+            return failed(reason);
         }
-        .to_string();
-        set(a, github, record, RecordState::Failure, &reason, printer);
-        return failed(reason);
     }
     printer.say(&format!("::group::[{}]", stack.id));
     let outcome = (|| {
-        if let Some(preparation) = adapter.preparation() {
+        for preparation in adapter.preparations() {
             let step = preparation.run(&ctx);
             say_log(step.log.job_log_lines(), printer);
             if let Err(f) = step.result {
@@ -457,7 +460,7 @@ fn apply(
         return failed(reason);
     };
     let deploying = Instant::now();
-    let deployed = adapter.deploy(&ctx, &kept);
+    let deployed = adapter.deploy(&ctx, &kept, record.payload.drift);
     let deploy_seconds = Some(deploying.elapsed().as_secs_f64());
     say_log(deployed.log.job_log_lines(), printer);
     drop(kept);

@@ -228,14 +228,23 @@ fn scan(
     // The version check, once per tool at hand.
     let tools: BTreeMap<Tool, &Adapter> = adapters.iter().map(|a| (a.tool(), a)).collect();
     let mut unusable = BTreeSet::new();
+    let mut checked = BTreeMap::new();
     for (tool, adapter) in &tools {
         match adapter.check_version(&ctx, &s.job.workspace) {
-            Ok(version) => printer.say(&format!("Using {tool} {version}.")),
+            Ok(found) => {
+                printer.say(&format!("Using {tool} {found}."));
+                checked.insert(*tool, found);
+            }
             Err(e) => {
                 printer.say(&format!("::error::{e}"));
                 unusable.insert(*tool);
                 red = true;
             }
+        }
+    }
+    for adapter in &mut adapters {
+        if let Some(found) = checked.get(&adapter.tool()) {
+            adapter.learn(found);
         }
     }
     adapters.retain(|adapter| {
@@ -251,12 +260,12 @@ fn scan(
     });
 
     // Preparations, one at a time; a failed one fails only its own stacks.
-    let preparations: BTreeSet<_> = adapters.iter().filter_map(Adapter::preparation).collect();
+    let preparations: BTreeSet<_> = adapters.iter().flat_map(Adapter::preparations).collect();
     for preparation in &preparations {
         let step = preparation.run(&ctx);
         let sharing: Vec<StackId> = adapters
             .iter()
-            .filter(|a| a.preparation().as_ref() == Some(preparation))
+            .filter(|a| a.preparations().contains(preparation))
             .map(|a| a.id().clone())
             .collect();
         for id in &sharing {
