@@ -111,6 +111,13 @@ pub fn cached_pair(version: &str) -> Option<(PathBuf, Binaries)> {
     kubectl.is_file().then_some((kubectl, binaries))
 }
 
+/// A tool the scripts installed into the cache (`install-helm.sh v3.19.0` makes
+/// `helm/v3.19.0/helm`); `None` until they have.
+pub fn cached_tool(tool: &str, version: &str) -> Option<PathBuf> {
+    let binary = cache().join(tool).join(version).join(tool);
+    binary.is_file().then_some(binary)
+}
+
 /// A running control plane; dropping it stops every process it started.
 pub struct ControlPlane {
     dir: tempfile::TempDir,

@@ -151,7 +151,12 @@ fn expected(version: &str, scenario: &str) -> Vec<String> {
             "list-drift-after: 0 changes",
         ],
         "log-diff" => vec!["tool-diff-list: tool diff"],
-        "program-error" => vec!["render: the tool exited with an error (exit code 1)"],
+        "program-error" | "values-missing" => {
+            vec!["render: the tool exited with an error (exit code 1)"]
+        }
+        "failed-release" => vec![
+            "render: the release's last Helm operation failed and was not rolled back; repair it with helm, then scan again",
+        ],
         "same-diff-twice" => [
             vec!["render: 2 changes"],
             THEME_AND_PORT.to_vec(),
@@ -174,7 +179,7 @@ fn expected(version: &str, scenario: &str) -> Vec<String> {
 fn every_fixture_is_what_its_scenario_records() {
     for (version, major) in VERSIONS {
         let scenarios = helm_scenarios(major);
-        assert_eq!(scenarios.len(), 22);
+        assert_eq!(scenarios.len(), 24);
         for scenario in &scenarios {
             let problems = check_recording(scenario, &fixtures().join(version).join(scenario.name));
             assert!(
@@ -365,8 +370,9 @@ fn without_the_plugin_we_read_what_the_plugin_reads() {
     };
     let mut compared = 0;
     for scenario in helm_scenarios(3) {
-        // The version check reads versions, not changes.
-        if scenario.name == "version" {
+        // The version check reads versions, not changes; two bad-input scenarios are
+        // ours alone.
+        if scenario.name == "version" || !corpus.join("v3.18.0").join(scenario.name).is_dir() {
             continue;
         }
         let mut ours = shape(&run("v3.19.0", scenario.name));
@@ -380,4 +386,58 @@ fn without_the_plugin_we_read_what_the_plugin_reads() {
         compared += 1;
     }
     assert_eq!(compared, 21);
+}
+
+/// A copy of one of our recordings with one output file changed by `damage`.
+fn damaged(
+    scenario: &str,
+    file: &str,
+    damage: impl Fn(&str) -> String,
+) -> (tempfile::TempDir, PathBuf) {
+    let copy = tempfile::tempdir().unwrap();
+    let dir = copy.path().join(scenario);
+    support::copy_dir(&fixtures().join("v3.19.0").join(scenario), &dir);
+    let text = fs::read_to_string(dir.join(file)).unwrap();
+    fs::write(dir.join(file), damage(&text)).unwrap();
+    (copy, dir)
+}
+
+fn failure_of(dir: &Path) -> Vec<String> {
+    let report = replay(Tool::Helm, &workspace().join("examples/helm-lab"), dir)
+        .unwrap_or_else(|e| panic!("{e}"));
+    summary(&report)
+}
+
+#[test]
+fn cut_garbled_or_doubled_output_is_a_fixed_reason() {
+    let unreadable = |id: &str| vec![format!("{id}: the tool's output could not be read")];
+    // The release list cut in half (the last command of its recording, so nothing
+    // recorded is left unasked).
+    let (_keep, dir) = damaged("new-stack", "list.stdout", |t| t[..t.len() / 2].to_owned());
+    assert_eq!(failure_of(&dir), unreadable("render"));
+    // The deployed manifest cut inside a quoted value.
+    let (_keep, dir) = damaged("no-changes", "manifest.stdout", |t| {
+        let quote = t.find('"').unwrap();
+        t[..=quote].to_owned()
+    });
+    assert_eq!(failure_of(&dir), unreadable("render"));
+    // The render with its first object twice.
+    let (_keep, dir) = damaged("no-changes", "render.stdout", |t| {
+        let first = t.split("\n---\n").nth(1).unwrap();
+        format!("{t}\n---\n{first}\n")
+    });
+    assert_eq!(failure_of(&dir), unreadable("render"));
+    // The dry run's diff garbled: one object's hunk without its header.
+    let (_keep, dir) = damaged("drift", "drift.stdout", |t| {
+        t.lines()
+            .filter(|l| !l.starts_with("@@"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    });
+    let lines = failure_of(&dir);
+    assert_eq!(
+        lines.last().unwrap(),
+        "list-drift: the tool's output could not be read",
+        "{lines:?}"
+    );
 }

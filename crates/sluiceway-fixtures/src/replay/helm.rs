@@ -19,7 +19,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use std::time::Duration;
 
 use sluiceway_core::diff::Diff;
 use sluiceway_core::stack::{Chart, StackId};
@@ -29,8 +28,8 @@ use sluiceway_tools::recording::{RecordedCommand, Scenario};
 use sluiceway_tools::replay::{Placeholder, Replay};
 
 use super::{
-    FailureJson, Operation, Produced, ReplayError, Report, Step, StepOutcome, diff_outcome,
-    failure_outcome, finish,
+    FailureJson, Operation, Produced, ReplayError, Report, Setting, Step, StepOutcome,
+    diff_outcome, failure_outcome, finish, tool_diff_outcome,
 };
 
 /// What the replay decided a command starts.
@@ -196,19 +195,8 @@ pub(super) fn replay(example: &Path, scenario_dir: &Path) -> Result<Report, Repl
         }],
         vec![sluiceway_tools::kubectl::EXTERNAL_DIFF_VAR],
     );
-    let scratch = tempfile::tempdir().map_err(|source| ReplayError::Scratch {
-        scenario: scenario.label.clone(),
-        source,
-    })?;
-    let env = BTreeMap::new();
-    let ctx = helm::Context {
-        runner: &runner,
-        env: &env,
-        repository: "",
-        scratch: scratch.path(),
-        time_limit: Duration::from_secs(600),
-        deploy_limit: None,
-    };
+    let setting = Setting::new(&scenario.label)?;
+    let ctx = setting.context(&runner);
     let commands = &scenario.recording.commands;
     let mut known: BTreeMap<String, helm::Stack> = BTreeMap::new();
     let mut kept: BTreeMap<String, RenderedSet> = BTreeMap::new();
@@ -233,7 +221,6 @@ pub(super) fn replay(example: &Path, scenario_dir: &Path) -> Result<Report, Repl
             _ => command,
         };
         let mut stack = stack_of(naming, example, &known);
-        let log = &mut produced.log_lines;
         let (operation, outcome) = match start {
             Start::Version => (
                 Operation::Version,
@@ -251,7 +238,9 @@ pub(super) fn replay(example: &Path, scenario_dir: &Path) -> Result<Report, Repl
             ),
             Start::Prepare => {
                 let run = helm::build_dependencies(&stack.dir, &ctx);
-                log.extend(run.log.job_log_lines().iter().cloned());
+                produced
+                    .log_lines
+                    .extend(run.log.job_log_lines().iter().cloned());
                 (
                     Operation::Prepare,
                     match run.result {
@@ -264,7 +253,9 @@ pub(super) fn replay(example: &Path, scenario_dir: &Path) -> Result<Report, Repl
                 stack.differ = differ;
                 known.insert(command.cwd.clone(), stack.clone());
                 let preview = helm::preview(&stack, &ctx, keep);
-                log.extend(preview.log.job_log_lines().iter().cloned());
+                produced
+                    .log_lines
+                    .extend(preview.log.job_log_lines().iter().cloned());
                 let outcome = match preview.result {
                     Ok(previewed) => {
                         if let Some(render) = previewed.render {
@@ -281,7 +272,9 @@ pub(super) fn replay(example: &Path, scenario_dir: &Path) -> Result<Report, Repl
             Start::Drift(differ) => {
                 stack.differ = differ;
                 let run = helm::detect_drift(&stack, &ctx);
-                log.extend(run.log.job_log_lines().iter().cloned());
+                produced
+                    .log_lines
+                    .extend(run.log.job_log_lines().iter().cloned());
                 let outcome = match run.result {
                     Ok(drift) => {
                         let changes = last_diff
@@ -304,16 +297,10 @@ pub(super) fn replay(example: &Path, scenario_dir: &Path) -> Result<Report, Repl
             Start::ToolDiff(differ) => {
                 stack.differ = differ;
                 let run = helm::tool_diff(&stack, &ctx);
-                log.extend(run.log.job_log_lines().iter().cloned());
-                let outcome = match run.result {
-                    Ok(text) => {
-                        produced.tool_diffs.push(text.job_log_text().to_owned());
-                        StepOutcome::ToolDiff {
-                            lines: text.job_log_text().lines().count(),
-                        }
-                    }
-                    Err(failure) => failure_outcome(&failure),
-                };
+                produced
+                    .log_lines
+                    .extend(run.log.job_log_lines().iter().cloned());
+                let outcome = tool_diff_outcome(run.result, &mut produced);
                 (Operation::ToolDiff, outcome)
             }
             Start::Deploy => {
@@ -336,7 +323,9 @@ pub(super) fn replay(example: &Path, scenario_dir: &Path) -> Result<Report, Repl
                     .iter()
                     .any(|c| words(c).starts_with(&["helm", "get", "metadata"]));
                 let run = helm::deploy(&stack, &ctx, &render, repair);
-                log.extend(run.log.job_log_lines().iter().cloned());
+                produced
+                    .log_lines
+                    .extend(run.log.job_log_lines().iter().cloned());
                 (
                     Operation::Deploy,
                     match run.result {

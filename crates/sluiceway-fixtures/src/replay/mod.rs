@@ -20,6 +20,8 @@ use sluiceway_tools::kubectl::{self, rendered_set::RenderedSet};
 use sluiceway_tools::opentofu;
 use sluiceway_tools::recording::{RecordedCommand, RecordingError, Scenario};
 use sluiceway_tools::replay::{Placeholder, Replay};
+use sluiceway_tools::tool_log::ToolDiffText;
+use sluiceway_tools::tool_run::Context;
 use thiserror::Error;
 
 /// What the replay document says, one entry per adapter operation.
@@ -349,19 +351,8 @@ fn replay_kubectl(example: &Path, scenario_dir: &Path) -> Result<Report, ReplayE
         ],
         vec![kubectl::EXTERNAL_DIFF_VAR],
     );
-    let scratch = tempfile::tempdir().map_err(|source| ReplayError::Scratch {
-        scenario: scenario.label.clone(),
-        source,
-    })?;
-    let env = BTreeMap::new();
-    let ctx = kubectl::Context {
-        runner: &runner,
-        env: &env,
-        repository: "",
-        scratch: scratch.path(),
-        time_limit: Duration::from_secs(600),
-        deploy_limit: None,
-    };
+    let setting = Setting::new(&scenario.label)?;
+    let ctx = setting.context(&runner);
     let mut kept: BTreeMap<PathBuf, RenderedSet> = BTreeMap::new();
     let mut last_diff: BTreeMap<PathBuf, Diff> = BTreeMap::new();
     let mut steps = Vec::new();
@@ -432,15 +423,7 @@ fn replay_kubectl(example: &Path, scenario_dir: &Path) -> Result<Report, ReplayE
                 produced
                     .log_lines
                     .extend(log.job_log_lines().iter().cloned());
-                match result {
-                    Ok(text) => {
-                        produced.tool_diffs.push(text.job_log_text().to_owned());
-                        StepOutcome::ToolDiff {
-                            lines: text.job_log_text().lines().count(),
-                        }
-                    }
-                    Err(failure) => failure_outcome(&failure),
-                }
+                tool_diff_outcome(result, &mut produced)
             }
             Operation::Deploy => {
                 let Some(set) = kept.remove(&stack.dir) else {
@@ -466,6 +449,54 @@ fn replay_kubectl(example: &Path, scenario_dir: &Path) -> Result<Report, ReplayE
         });
     }
     finish(&runner, scenario, steps, produced)
+}
+
+/// What every replay runs its adapter in: a private scratch directory for rendered sets
+/// and plans, and no environment (the replay answers every call).
+struct Setting {
+    scratch: tempfile::TempDir,
+    env: BTreeMap<String, String>,
+}
+
+impl Setting {
+    fn new(label: &str) -> Result<Setting, ReplayError> {
+        let scratch = tempfile::tempdir().map_err(|source| ReplayError::Scratch {
+            scenario: label.to_owned(),
+            source,
+        })?;
+        Ok(Setting {
+            scratch,
+            env: BTreeMap::new(),
+        })
+    }
+
+    fn context<'a>(&'a self, runner: &'a Replay) -> Context<'a> {
+        Context {
+            runner,
+            env: &self.env,
+            repository: "",
+            scratch: self.scratch.path(),
+            time_limit: Duration::from_secs(600),
+            deploy_limit: None,
+        }
+    }
+}
+
+/// A tool diff's outcome: its text goes to what the adapter produced, its length to the
+/// report.
+fn tool_diff_outcome(
+    result: Result<ToolDiffText, Failure>,
+    produced: &mut Produced,
+) -> StepOutcome {
+    match result {
+        Ok(text) => {
+            produced.tool_diffs.push(text.job_log_text().to_owned());
+            StepOutcome::ToolDiff {
+                lines: text.job_log_text().lines().count(),
+            }
+        }
+        Err(failure) => failure_outcome(&failure),
+    }
 }
 
 /// A replay passes only if every call was recorded and every recorded call was made.
@@ -565,19 +596,8 @@ fn replay_opentofu(
         }],
         vec![opentofu::WORKSPACE_VAR],
     );
-    let scratch = tempfile::tempdir().map_err(|source| ReplayError::Scratch {
-        scenario: scenario.label.clone(),
-        source,
-    })?;
-    let env = BTreeMap::new();
-    let ctx = opentofu::Context {
-        runner: &runner,
-        env: &env,
-        repository: "",
-        scratch: scratch.path(),
-        time_limit: Duration::from_secs(600),
-        deploy_limit: None,
-    };
+    let setting = Setting::new(&scenario.label)?;
+    let ctx = setting.context(&runner);
     let mut kept: BTreeMap<(PathBuf, Option<String>), opentofu::SavedPlan> = BTreeMap::new();
     let mut steps = Vec::new();
     let mut produced = Produced::default();
@@ -655,15 +675,7 @@ fn replay_opentofu(
                     .extend(diff.log.job_log_lines().iter().cloned());
                 (
                     Operation::ToolDiff,
-                    match diff.result {
-                        Ok(text) => {
-                            produced.tool_diffs.push(text.job_log_text().to_owned());
-                            StepOutcome::ToolDiff {
-                                lines: text.job_log_text().lines().count(),
-                            }
-                        }
-                        Err(failure) => failure_outcome(&failure),
-                    },
+                    tool_diff_outcome(diff.result, &mut produced),
                 )
             }
             Some("apply") => {

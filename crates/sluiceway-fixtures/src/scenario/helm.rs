@@ -770,6 +770,37 @@ pub fn helm_scenarios(major: u32) -> Vec<Scenario> {
                 )],
             ],
         ),
+        s(
+            "values-missing",
+            "A values file the stack names is not there: the render fails before anything is compared.",
+            vec![vec![
+                Step::Remove {
+                    file: "shop/values.yaml",
+                },
+                record("render", "shop", SHOP.render(), StdoutFormat::Text, Nonzero),
+            ]],
+        ),
+        s(
+            "failed-release",
+            "shop installed by hand without a rollback, with a port the API server refuses: Helm holds the release failed, and the preview says so instead of comparing against it.",
+            vec![
+                fresh(),
+                vec![
+                    edit("shop/values.yaml", "port: 80", "port: 70000"),
+                    // The install must fail, and a set-up step must succeed.
+                    setup(
+                        "shop",
+                        vec![
+                            "sh".to_owned(),
+                            "-c".to_owned(),
+                            format!("! {}", SHOP.upgrade().join(" ")),
+                        ],
+                    ),
+                    edit("shop/values.yaml", "port: 70000", "port: 80"),
+                ],
+                preview(SHOP, "", false),
+            ],
+        ),
     ]
 }
 

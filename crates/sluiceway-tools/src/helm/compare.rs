@@ -47,70 +47,135 @@ pub enum CompareError {
     Twice { side: Side, object: usize },
 }
 
-/// The objects of one side by address, in the release's namespace.
+/// The documents of a YAML stream, each from its `---` line: a marker at the start of a
+/// line always begins a document, so each can be read on its own.
+fn documents(text: &str) -> impl Iterator<Item = &str> {
+    let mut starts = vec![0];
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let bare = line.trim_end_matches(['\n', '\r']);
+        let marker = bare == "---" || bare.starts_with("--- ") || bare.starts_with("---\t");
+        if marker && offset > 0 {
+            starts.push(offset);
+        }
+        offset += line.len();
+    }
+    starts.push(text.len());
+    let pieces: Vec<&str> = starts.windows(2).map(|w| &text[w[0]..w[1]]).collect();
+    pieces.into_iter()
+}
+
+/// Reads one side a document at a time, so no more than one document's objects are
+/// held as trees at once, and hands each object on with its identity in the release.
+fn each_object(
+    text: &str,
+    namespace: &str,
+    side: Side,
+    mut each: impl FnMut(usize, Identity, Value) -> Result<(), CompareError>,
+) -> Result<(), CompareError> {
+    let mut number = 0;
+    for document in documents(text) {
+        let objects = objects::read_stream(document).map_err(|_| CompareError::NotYaml { side })?;
+        for mut object in objects {
+            number += 1;
+            let identity = Identity::of(&object)
+                .map(|id| naming::in_release(id, namespace))
+                .ok_or(CompareError::Unnamed {
+                    side,
+                    object: number,
+                })?;
+            // Helm puts the object where its identity says; writing it down on both
+            // sides keeps a namespace spelled out in one render and left out in another
+            // from counting as a change.
+            if let (Some(ns), Some(Value::Object(metadata))) =
+                (&identity.namespace, object.get_mut("metadata"))
+            {
+                metadata.insert("namespace".to_owned(), Value::String(ns.clone()));
+            }
+            each(number, identity, object)?;
+        }
+    }
+    Ok(())
+}
+
+/// The objects of one side by address, in the release's namespace, as trees.
 pub fn objects_of(
     text: &str,
     namespace: &str,
     side: Side,
 ) -> Result<BTreeMap<String, (Identity, Value)>, CompareError> {
-    let objects = objects::read_stream(text).map_err(|_| CompareError::NotYaml { side })?;
     let mut by_address = BTreeMap::new();
-    for (i, mut object) in objects.into_iter().enumerate() {
-        let identity = Identity::of(&object)
-            .map(|id| naming::in_release(id, namespace))
-            .ok_or(CompareError::Unnamed {
-                side,
-                object: i + 1,
-            })?;
-        // Helm puts the object where its identity says; writing it down on both sides
-        // keeps a namespace spelled out in one render and left out in another from
-        // counting as a change.
-        if let (Some(ns), Some(Value::Object(metadata))) =
-            (&identity.namespace, object.get_mut("metadata"))
-        {
-            metadata.insert("namespace".to_owned(), Value::String(ns.clone()));
+    each_object(
+        text,
+        namespace,
+        side,
+        |object, identity, value| match by_address.insert(identity.address(), (identity, value)) {
+            Some(_) => Err(CompareError::Twice { side, object }),
+            None => Ok(()),
+        },
+    )?;
+    Ok(by_address)
+}
+
+/// The objects of one side by address, each as compact JSON: a fraction of the memory a
+/// tree takes, and two equal objects are two equal strings (keys sort).
+fn compact_objects_of(
+    text: &str,
+    namespace: &str,
+    side: Side,
+) -> Result<BTreeMap<String, (Identity, String)>, CompareError> {
+    let mut by_address = BTreeMap::new();
+    each_object(text, namespace, side, |object, identity, value| {
+        let compact = value.to_string();
+        match by_address.insert(identity.address(), (identity, compact)) {
+            Some(_) => Err(CompareError::Twice { side, object }),
+            None => Ok(()),
         }
-        if by_address
-            .insert(identity.address(), (identity, object))
-            .is_some()
-        {
-            return Err(CompareError::Twice {
-                side,
-                object: i + 1,
-            });
-        }
-    }
+    })?;
     Ok(by_address)
 }
 
 /// The changes from `deployed` to `rendered` for a release in `namespace`, sorted by
 /// address. An empty `deployed` is a release not installed: every object a create.
+/// Objects equal on both sides are skipped unread; the others are read back into trees
+/// one pair at a time and folded.
 pub fn compare(
     deployed: &str,
     rendered: &str,
     namespace: &str,
 ) -> Result<Vec<Change>, CompareError> {
-    let mut old = objects_of(deployed, namespace, Side::Deployed)?;
-    let new = objects_of(rendered, namespace, Side::Rendered)?;
-    let mut pairs = Vec::with_capacity(new.len() + old.len());
-    for (address, (identity, object)) in new {
-        let before = old.remove(&address).map(|(_, o)| o);
-        pairs.push(ReadPair {
+    let mut old = compact_objects_of(deployed, namespace, Side::Deployed)?;
+    let new = compact_objects_of(rendered, namespace, Side::Rendered)?;
+    let tree = |compact: &str| serde_json::from_str::<Value>(compact).ok();
+    let mut changes = Vec::new();
+    let mut fold_one = |pair: ReadPair| {
+        let pairs = [pair];
+        changes.extend(named(&pairs, namespace, fold::fold(&pairs, &|_| false)));
+    };
+    for (address, (identity, after)) in new {
+        let before = old.remove(&address).map(|(_, b)| b);
+        if before.as_deref() == Some(after.as_str()) {
+            continue;
+        }
+        fold_one(ReadPair {
             identity,
-            live: before,
-            merged: Some(object),
+            live: before.as_deref().and_then(tree),
+            merged: tree(&after),
         });
     }
-    pairs.extend(old.into_values().map(|(identity, object)| ReadPair {
-        identity,
-        live: Some(object),
-        merged: None,
-    }));
-    Ok(named(&pairs, namespace, fold::fold(&pairs, &|_| false)))
+    for (identity, before) in old.into_values() {
+        fold_one(ReadPair {
+            identity,
+            live: tree(&before),
+            merged: None,
+        });
+    }
+    changes.sort_by(|a, b| code_unit_order(&a.address, &b.address));
+    Ok(changes)
 }
 
 /// The fold's changes with Helm's display names and a Secret's paths as one.
-pub fn named(pairs: &[ReadPair], namespace: &str, changes: Vec<Change>) -> Vec<Change> {
+fn named(pairs: &[ReadPair], namespace: &str, changes: Vec<Change>) -> Vec<Change> {
     let identities: BTreeMap<String, &Identity> = pairs
         .iter()
         .map(|p| (p.identity.address(), &p.identity))

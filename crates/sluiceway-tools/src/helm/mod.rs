@@ -557,3 +557,70 @@ pub fn build_dependencies(dir: &Path, ctx: &Context<'_>) -> Run<()> {
     .map(|_| ());
     Run { result, log }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stack(chart: Chart) -> Stack {
+        Stack {
+            id: StackId::derive("apps/web", None),
+            dir: PathBuf::from("/repo/apps/web"),
+            release: "web".into(),
+            namespace: "shop".into(),
+            chart,
+            values_files: vec!["base.yaml".into(), "prod.yaml".into()],
+            create_namespace: false,
+            differ: Differ::Sluiceway,
+        }
+    }
+
+    #[test]
+    fn a_chart_reference_is_pinned_and_values_files_keep_their_order() {
+        let pinned = stack(Chart::Reference {
+            name: "oci://registry.example/charts/web".into(),
+            version: "1.2.3".into(),
+        });
+        assert_eq!(
+            pinned.render_argv(),
+            [
+                "helm",
+                "template",
+                "web",
+                "oci://registry.example/charts/web",
+                "--namespace=shop",
+                "--version=1.2.3",
+                "--dry-run=server",
+                "--values=base.yaml",
+                "--values=prod.yaml",
+            ]
+        );
+        let local = stack(Chart::Local("../charts/web".into()));
+        assert_eq!(
+            local.chart_dir(),
+            Some(PathBuf::from("/repo/apps/web/../charts/web"))
+        );
+        assert_eq!(pinned.chart_dir(), None);
+        assert_eq!(
+            local.plugin_argv(true, true)[..5],
+            ["helm", "diff", "upgrade", "web", "../charts/web"]
+        );
+        assert!(
+            local
+                .plugin_argv(true, true)
+                .windows(2)
+                .any(|w| w == ["--three-way-merge", "--no-hooks"])
+        );
+    }
+
+    #[test]
+    fn the_version_check_says_when_the_plugin_compares() {
+        let version = Version::parse("v3.19.0").unwrap();
+        let with = Checked {
+            version,
+            plugin: Version::parse("3.15.11"),
+        };
+        assert_eq!(with.to_string(), "v3.19.0 with helm-diff v3.15.11");
+        assert_eq!(Checked::from(version).to_string(), "v3.19.0");
+    }
+}

@@ -5,6 +5,7 @@
 //! writes status whenever it likes. A Secret's `data` and `stringData` are compared whole
 //! and reported as that one path.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use serde_json::Value;
@@ -137,8 +138,8 @@ fn value_fingerprint(
     let live = live.map(without_server_fields);
     let merged = merged.map(without_server_fields);
     fingerprint::of_entries(fingerprint::leaves(
-        live.as_ref(),
-        merged.as_ref(),
+        live.as_deref(),
+        merged.as_deref(),
         &is_secret,
     ))
 }
@@ -234,7 +235,17 @@ pub fn changed_property_paths(
     )
 }
 
-fn without_server_fields(object: &Value) -> Value {
+/// The object without what the server writes; borrowed as it is when it holds none (a
+/// rendered manifest), so only objects read back from the server are copied.
+fn without_server_fields(object: &Value) -> Cow<'_, Value> {
+    let metadata = object.get("metadata");
+    let holds_server_fields = object.get("status").is_some()
+        || SERVER_METADATA
+            .iter()
+            .any(|field| metadata.is_some_and(|m| m.get(field).is_some()));
+    if !holds_server_fields {
+        return Cow::Borrowed(object);
+    }
     let mut object = object.clone();
     if let Some(map) = object.as_object_mut() {
         map.remove("status");
@@ -244,7 +255,7 @@ fn without_server_fields(object: &Value) -> Value {
             }
         }
     }
-    object
+    Cow::Owned(object)
 }
 
 #[cfg(test)]

@@ -43,8 +43,13 @@ pub(crate) struct Ran {
 
 impl Job {
     pub(crate) fn new() -> Job {
+        Job::of("examples/quickstart")
+    }
+
+    /// A job whose checkout is a copy of the example at `path`.
+    pub(crate) fn of(path: &str) -> Job {
         let checkout = tempfile::tempdir().unwrap();
-        copy_dir(&workspace().join("examples/quickstart"), checkout.path());
+        copy_dir(&workspace().join(path), checkout.path());
         Job {
             checkout,
             runner: tempfile::tempdir().unwrap(),

@@ -1,0 +1,177 @@
+//! Helm releases end to end with the real `helm` (v3.19.0, no plugin) and `kubectl`
+//! against the real local control plane (`.ci/run` installs and builds them): one
+//! release deployed by hand and then changed in the checkout and in the cluster, one
+//! never installed; the real `sluiceway` binary, run as a GitHub Actions job runs it
+//! against the emulator, builds the chart's dependencies, shows both pending with
+//! their paths and the drift, and deploys the ticked one. Without the tools the test
+//! says so and passes, but not in CI.
+
+#![allow(
+    clippy::print_stderr,
+    reason = "a test that cannot run here says so in the test log"
+)]
+
+mod support;
+
+use std::path::Path;
+use std::process::Command;
+
+use sluiceway_fixtures::control_plane::{ControlPlane, cached_pair, cached_tool};
+use support::Bed;
+use support::job::*;
+
+const CONFIG: &str = "stacks:
+  - path: shop
+    tool: helm
+    drift:
+      enabled: true
+    inputs: [charts/shop/**]
+    options:
+      release: shop
+      namespace: sluiceway-shop
+      chart: ../charts/shop
+      valuesFiles: [values.yaml]
+  - path: queue
+    tool: helm
+    inputs: [charts/**]
+    options:
+      release: queue
+      namespace: sluiceway-queue
+      chart: ../charts/queue
+      valuesFiles: [values.yaml, overrides.yaml]
+      createNamespace: true
+";
+
+fn run(binary: &Path, kubeconfig: &Path, cwd: &Path, args: &[&str]) -> String {
+    let out = Command::new(binary)
+        .args(args)
+        .current_dir(cwd)
+        .env("KUBECONFIG", kubeconfig)
+        .env("HOME", cwd)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{} {args:?}: {}",
+        binary.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn releases_are_previewed_without_the_plugin_drift_is_found_and_a_tick_deploys() {
+    let (Some((kubectl, binaries)), Some(helm)) =
+        (cached_pair("v1.34.5"), cached_tool("helm", "v3.19.0"))
+    else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must build the control plane and install kubectl and helm"
+        );
+        eprintln!("notice: no control plane, kubectl or helm here; the Helm scan was not run");
+        return;
+    };
+    let plane = ControlPlane::start(&binaries, &kubectl).unwrap();
+    let kubeconfig = plane.kubeconfig().to_owned();
+
+    let bed = Bed::new();
+    let mut job = Job::of("examples/helm-lab");
+    std::fs::write(job.file("sluiceway.yaml"), CONFIG).unwrap();
+    let shop = job.file("shop");
+    run(
+        &kubectl,
+        &kubeconfig,
+        &shop,
+        &["create", "namespace", "sluiceway-shop"],
+    );
+    run(
+        &helm,
+        &kubeconfig,
+        &shop,
+        &[
+            "upgrade",
+            "shop",
+            "../charts/shop",
+            "--namespace=sluiceway-shop",
+            "--install",
+            "--reset-values",
+            "--hide-notes",
+            "--values=values.yaml",
+        ],
+    );
+    // A new theme in the code, and the greeting changed in the cluster by hand.
+    let values = job.file("shop/values.yaml");
+    let text = std::fs::read_to_string(&values).unwrap();
+    std::fs::write(&values, text.replace("theme: light", "theme: dark")).unwrap();
+    run(
+        &kubectl,
+        &kubeconfig,
+        &shop,
+        &[
+            "patch",
+            "configmap",
+            "shop-settings",
+            "--namespace=sluiceway-shop",
+            "--type=merge",
+            r#"--patch={"data":{"motd":"CANARY-VALUE by hand"}}"#,
+        ],
+    );
+
+    let sha = push(&bed, "a darker shop", &["shop/values.yaml"]);
+    let path = format!(
+        "{}:{}:/usr/bin:/bin",
+        helm.parent().unwrap().display(),
+        kubectl.parent().unwrap().display()
+    );
+    job.env
+        .push(("KUBECONFIG".into(), kubeconfig.display().to_string()));
+    let ran = job.run_with(&bed, "schedule", &sha, &path, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(ran.log.contains("Using helm v3.19.0."), "{}", ran.log);
+    let number = dashboard(&bed);
+    let body = bed.body(number);
+    let rows = blocks(&body);
+    assert!(rows["shop"].contains("state=\"pending\""), "{body}");
+    assert!(rows["shop"].contains("shop-settings"), "{body}");
+    assert!(rows["shop"].contains("ui.theme"), "{body}");
+    assert!(rows["shop"].contains("drift=\"true\""), "{body}");
+    assert!(
+        rows["shop"].contains("motd"),
+        "the drifted greeting is on the row: {body}"
+    );
+    assert!(rows["queue"].contains("state=\"pending\""), "{body}");
+    for object in [
+        "queue-consumers",
+        "queue-settings",
+        "queue-credentials",
+        "queue-front",
+    ] {
+        assert!(rows["queue"].contains(object), "{object}: {body}");
+    }
+    for text in [&body, &ran.summary, &ran.result_text, &ran.log] {
+        assert!(!text.contains("CANARY"), "a value left the adapter: {text}");
+    }
+
+    tick(&bed, number, "alice", "queue");
+    job.payload = Some(edit_event(&bed, number));
+    let ran = job.run_with(&bed, "issues", &sha, &path, &[("mode", "")]);
+    job.payload = None;
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(ran.log.contains("queue: deployed."), "{}", ran.log);
+    let listed = run(
+        &helm,
+        &kubeconfig,
+        &job.file("queue"),
+        &["list", "--namespace=sluiceway-queue", "--output=json"],
+    );
+    assert!(listed.contains("\"status\":\"deployed\""), "{listed}");
+    assert!(!ran.log.contains("CANARY"), "{}", ran.log);
+
+    let later = job.run_with(&bed, "push", &sha, &path, &[]);
+    assert_eq!(later.code, Some(0), "{}", later.log);
+    let body = bed.body(number);
+    assert!(
+        blocks(&body)["queue"].contains("state=\"in-sync\""),
+        "{body}"
+    );
+}
