@@ -3,8 +3,8 @@
 //! release deployed by hand and then changed in the checkout and in the cluster, one
 //! never installed; the real `sluiceway` binary, run as a GitHub Actions job runs it
 //! against the emulator, builds the chart's dependencies, shows both pending with
-//! their paths and the drift, and deploys the ticked one. Without the tools the test
-//! says so and passes, but not in CI.
+//! their paths and the drift, deploys the ticked one, and then the drifted one with its
+//! drift put back. Without the tools the test says so and passes, but not in CI.
 
 #![allow(
     clippy::print_stderr,
@@ -172,6 +172,35 @@ fn releases_are_previewed_without_the_plugin_drift_is_found_and_a_tick_deploys()
     let body = bed.body(number);
     assert!(
         blocks(&body)["queue"].contains("state=\"in-sync\""),
+        "{body}"
+    );
+
+    // A tick on the drifted shop deploys the new theme and puts the greeting back: apply
+    // checks the drift again, so its fresh hash is the ticked one.
+    tick(&bed, number, "alice", "shop");
+    job.payload = Some(edit_event(&bed, number));
+    let ran = job.run_with(&bed, "issues", &sha, &path, &[("mode", "")]);
+    job.payload = None;
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(ran.log.contains("shop: deployed."), "{}", ran.log);
+    let live = run(
+        &kubectl,
+        &kubeconfig,
+        &shop,
+        &[
+            "get",
+            "configmap",
+            "shop-settings",
+            "--namespace=sluiceway-shop",
+            "--output=jsonpath={.data.motd} {.data.ui\\.theme}",
+        ],
+    );
+    assert_eq!(live, "CANARY-VALUE open dark");
+    let after = job.run_with(&bed, "schedule", &sha, &path, &[]);
+    assert_eq!(after.code, Some(0), "{}", after.log);
+    let body = bed.body(number);
+    assert!(
+        blocks(&body)["shop"].contains("state=\"in-sync\""),
         "{body}"
     );
 }

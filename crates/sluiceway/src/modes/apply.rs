@@ -354,15 +354,24 @@ fn apply(
         }
         let preview = adapter.preview(&ctx, true);
         say_log(preview.log.job_log_lines(), printer);
-        preview
+        let mut previewed = preview
             .result
-            .map(|mut previewed| {
-                previewed.diff = previewed
-                    .diff
-                    .fingerprinted(stack.settings.value_fingerprint);
-                previewed
-            })
-            .map_err(|f| format!("the preview before the deploy failed: {}", f.reason))
+            .map_err(|f| format!("the preview before the deploy failed: {}", f.reason))?;
+        // A tick on a row with drift approved the drift too (decision 0055): it is
+        // checked again, so the fresh hash covers what the ticked one did.
+        if record.payload.drift
+            && let Some(check) = adapter.detect_drift(&ctx)
+        {
+            say_log(check.log.job_log_lines(), printer);
+            previewed.diff.drift =
+                Some(check.result.map_err(|f| {
+                    format!("the drift check before the deploy failed: {}", f.reason)
+                })?);
+        }
+        previewed.diff = previewed
+            .diff
+            .fingerprinted(stack.settings.value_fingerprint);
+        Ok(previewed)
     })();
     let previewed = match outcome {
         Ok(previewed) => previewed,
@@ -460,7 +469,8 @@ fn apply(
         return failed(reason);
     };
     let deploying = Instant::now();
-    let deployed = adapter.deploy(&ctx, &kept, record.payload.drift);
+    let repair = previewed.diff.drift.as_ref().is_some_and(|d| !d.is_empty());
+    let deployed = adapter.deploy(&ctx, &kept, repair);
     let deploy_seconds = Some(deploying.elapsed().as_secs_f64());
     say_log(deployed.log.job_log_lines(), printer);
     drop(kept);

@@ -271,6 +271,11 @@ fn resolve(
     openings.truncate(MOST_DEPLOYS.saturating_sub(started.len()));
 
     // Records first, in stack-id order, stopping at the first that cannot be written.
+    let ticked_row = |stack: &Stack| {
+        live.rows
+            .iter()
+            .find(|r| r.facts.stack == stack.id.as_str())
+    };
     let mut opened = BTreeSet::new();
     for opening in &openings {
         let payload = Payload {
@@ -279,14 +284,11 @@ fn resolve(
             run: job.run_id,
             attempt: u32::try_from(job.run_attempt).ok(),
             behind: opening.behind.clone(),
-            drift: false,
+            // The ticked row's drift is deployed with it: apply checks it again.
+            drift: ticked_row(opening.stack).is_some_and(|r| r.facts.drift),
             on_merge: false,
             // The values the ticked row covers, as its marker names them (decision 0102).
-            fingerprint: live
-                .rows
-                .iter()
-                .find(|r| r.facts.stack == opening.stack.id.as_str())
-                .and_then(|r| r.facts.fingerprint.clone()),
+            fingerprint: ticked_row(opening.stack).and_then(|r| r.facts.fingerprint.clone()),
             window: false,
         };
         match layers::open_record(job, github, opening.stack, &payload) {
