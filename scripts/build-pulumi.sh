@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Builds the Pulumi CLI and Pulumi YAML's language host from the Go module proxy with the
+# machine's own Go, and caches them outside the repository, keyed by the CLI's version:
+#
+#   $SLUICEWAY_CACHE/pulumi/<version>/bin/{pulumi,pulumi-language-yaml}
+#
+# Usage: scripts/build-pulumi.sh v3.229.0 [<pulumi-yaml version, default v1.25.0>]
+#
+# The wrapper modules are in tools/pulumi (see its README).
+set -euo pipefail
+
+VERSION="${1:?usage: $0 <pulumi version, e.g. v3.229.0> [<pulumi-yaml version>]}"
+YAML_VERSION="${2:-v1.25.0}"
+for v in "$VERSION" "$YAML_VERSION"; do
+  case "$v" in
+    v[0-9]*.[0-9]*.[0-9]*) ;;
+    *) echo "not a version: $v" >&2; exit 2 ;;
+  esac
+done
+HERE="$(cd "$(dirname "$0")/.." && pwd)"
+CACHE="${SLUICEWAY_CACHE:-$HOME/.cache/sluiceway}"
+ROOT="$CACHE/pulumi/$VERSION"
+BIN="$ROOT/bin"
+
+if [ -x "$BIN/pulumi" ] && [ -x "$BIN/pulumi-language-yaml" ]; then
+  echo "pulumi $VERSION is cached in $BIN" >&2
+  exit 0
+fi
+
+started=$(date +%s)
+proxy="$(go env GOPROXY | cut -d, -f1)"
+case "$proxy" in
+  http*) ;;
+  *) echo "GOPROXY names no proxy to read github.com/pulumi/pulumi/pkg/v3 $VERSION from" >&2; exit 1 ;;
+esac
+upstream="$(curl -fsS "$proxy/github.com/pulumi/pulumi/pkg/v3/@v/$VERSION.mod")"
+
+rm -rf "$ROOT/cli" "$ROOT/language-yaml"
+mkdir -p "$BIN"
+cp -r "$HERE/tools/pulumi/cli" "$HERE/tools/pulumi/language-yaml" "$ROOT/"
+{
+  echo "module sluiceway.invalid/pulumi"
+  echo
+  echo "$upstream" | grep -E '^go [0-9]'
+  echo
+  echo "require ("
+  echo "	github.com/pulumi/pulumi/pkg/v3 $VERSION"
+  echo "	github.com/pulumi/pulumi/sdk/v3 $VERSION"
+  echo ")"
+  echo
+  # The module's own replacements that name another module (not a path in its tree).
+  echo "$upstream" | awk '$1 == "replace" && $5 != "" && $4 !~ /^\./ { print }'
+} > "$ROOT/cli/go.mod"
+{
+  echo "module sluiceway.invalid/pulumi-language-yaml"
+  echo
+  curl -fsS "$proxy/github.com/pulumi/pulumi-yaml/@v/$YAML_VERSION.mod" | grep -E '^go [0-9]'
+  echo
+  echo "require github.com/pulumi/pulumi-yaml $YAML_VERSION"
+} > "$ROOT/language-yaml/go.mod"
+
+export GOFLAGS=-mod=mod CGO_ENABLED=0
+(
+  cd "$ROOT/cli"
+  go mod tidy
+  go build -trimpath \
+    -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$VERSION" \
+    -o "$BIN/" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
+)
+(
+  cd "$ROOT/language-yaml"
+  go mod tidy
+  go build -trimpath \
+    -ldflags "-s -w -X github.com/pulumi/pulumi-yaml/pkg/version.Version=$YAML_VERSION" \
+    -o "$BIN/" github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml
+)
+
+said="$("$BIN/pulumi" version)"
+[ "$said" = "$VERSION" ] || { echo "the built pulumi says $said, not $VERSION" >&2; exit 1; }
+echo "pulumi $VERSION and pulumi-language-yaml $YAML_VERSION built into $BIN in $(( $(date +%s) - started )) s" >&2
