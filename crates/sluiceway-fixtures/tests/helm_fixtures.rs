@@ -441,3 +441,19 @@ fn cut_garbled_or_doubled_output_is_a_fixed_reason() {
         "{lines:?}"
     );
 }
+
+/// The tool diff a person reads in the job log (record 0048): the new theme and the
+/// greeting around it as they are, the rotated key only as marks.
+#[test]
+fn the_tool_diff_shows_values_but_never_a_secrets() {
+    for (version, _) in VERSIONS {
+        let report = run(version, "log-diff");
+        let [text] = report.produced.tool_diffs.as_slice() else {
+            panic!(
+                "{version}: one tool diff, got {:?}",
+                report.produced.tool_diffs
+            );
+        };
+        insta::assert_snapshot!(format!("log_diff_{}", version.replace('.', "_")), text);
+    }
+}

@@ -1,12 +1,12 @@
 //! The tool diff without the plugin: the comparison as text, for the job log only.
 //!
-//! Each side is written object by object in address order, as indented JSON under a
-//! line naming the object, and the two are put side by side as one unified diff. A
+//! Each object that differs gets a unified diff of its two sides as indented JSON, under
+//! headers naming it, in address order; objects equal on both sides are left out. A
 //! Secret's `data` and `stringData` values are replaced by a mark before anything is
 //! written, so not even the job log holds them: `***` where both sides agree,
 //! `*** (before)` and `*** (after)` where they differ.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
@@ -29,21 +29,33 @@ pub fn text(deployed: &str, rendered: &str, namespace: &str) -> Result<ToolDiffT
             mask_secret(None, object);
         }
     }
-    let written = |side: &BTreeMap<String, (Identity, Value)>| {
-        let mut text = String::new();
-        for (address, (_, object)) in side {
-            text.push_str(&format!("# {address}\n"));
-            text.push_str(&serde_json::to_string_pretty(object).unwrap_or_default());
-            text.push('\n');
-        }
-        text
+    let written = |side: &BTreeMap<String, (Identity, Value)>, address: &str| {
+        side.get(address)
+            .map(|(_, object)| {
+                format!(
+                    "{}\n",
+                    serde_json::to_string_pretty(object).unwrap_or_default()
+                )
+            })
+            .unwrap_or_default()
     };
-    let (before, after) = (written(&old), written(&new));
-    let diff = similar::TextDiff::from_lines(&before, &after)
-        .unified_diff()
-        .context_radius(3)
-        .header("deployed", "rendered")
-        .to_string();
+    let addresses: BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    let mut diff = String::new();
+    for address in addresses {
+        let (before, after) = (written(&old, address), written(&new, address));
+        if before != after {
+            diff.push_str(
+                &similar::TextDiff::from_lines(&before, &after)
+                    .unified_diff()
+                    .context_radius(3)
+                    .header(
+                        &format!("deployed {address}"),
+                        &format!("rendered {address}"),
+                    )
+                    .to_string(),
+            );
+        }
+    }
     Ok(ToolDiffText::new(diff))
 }
 
