@@ -1,4 +1,4 @@
-//! Helm releases end to end with the real `helm` (v3.19.0, no plugin) and `kubectl`
+//! Helm releases end to end with the real `helm` (v3.19.0 and v4.3.1, no plugin) and `kubectl`
 //! against the real local control plane (`.ci/run` installs and builds them): one
 //! release deployed by hand and then changed in the checkout and in the cluster, one
 //! never installed; the real `sluiceway` binary, run as a GitHub Actions job runs it
@@ -59,16 +59,19 @@ fn run(binary: &Path, kubeconfig: &Path, cwd: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-#[test]
-fn releases_are_previewed_without_the_plugin_drift_is_found_and_a_tick_deploys() {
-    let (Some((kubectl, binaries)), Some(helm)) =
-        (cached_pair("v1.34.5"), cached_tool("helm", "v3.19.0"))
-    else {
+/// The whole story with one helm and the kubectl of its layer, on that kubectl's server.
+fn scan_tick_and_repair(kubectl_version: &str, helm_version: &str) {
+    let (Some((kubectl, binaries)), Some(helm)) = (
+        cached_pair(kubectl_version),
+        cached_tool("helm", helm_version),
+    ) else {
         assert!(
             std::env::var_os("CI").is_none(),
             "CI must build the control plane and install kubectl and helm"
         );
-        eprintln!("notice: no control plane, kubectl or helm here; the Helm scan was not run");
+        eprintln!(
+            "notice: no control plane, kubectl {kubectl_version} or helm {helm_version} here; the Helm scan was not run"
+        );
         return;
     };
     let plane = ControlPlane::start(&binaries, &kubectl).unwrap();
@@ -127,7 +130,11 @@ fn releases_are_previewed_without_the_plugin_drift_is_found_and_a_tick_deploys()
         .push(("KUBECONFIG".into(), kubeconfig.display().to_string()));
     let ran = job.run_with(&bed, "schedule", &sha, &path, &[]);
     assert_eq!(ran.code, Some(0), "{}", ran.log);
-    assert!(ran.log.contains("Using helm v3.19.0."), "{}", ran.log);
+    assert!(
+        ran.log.contains(&format!("Using helm {helm_version}.")),
+        "{}",
+        ran.log
+    );
     let number = dashboard(&bed);
     let body = bed.body(number);
     let rows = blocks(&body);
@@ -203,4 +210,16 @@ fn releases_are_previewed_without_the_plugin_drift_is_found_and_a_tick_deploys()
         blocks(&body)["shop"].contains("state=\"in-sync\""),
         "{body}"
     );
+}
+
+#[test]
+fn helm_3_previews_drift_checks_deploys_and_repairs_without_the_plugin() {
+    scan_tick_and_repair("v1.34.5", "v3.19.0");
+}
+
+/// Helm 4 applies the release server-side, so the repair of a field someone else took
+/// over (the greeting `kubectl patch` changed) needs `--force-conflicts`.
+#[test]
+fn helm_4_previews_drift_checks_deploys_and_repairs_without_the_plugin() {
+    scan_tick_and_repair("v1.37.1", "v4.3.1");
 }
