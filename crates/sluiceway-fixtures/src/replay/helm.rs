@@ -29,7 +29,7 @@ use sluiceway_tools::replay::{Placeholder, Replay};
 
 use super::{
     FailureJson, Operation, Produced, ReplayError, Report, Setting, Step, StepOutcome,
-    diff_outcome, failure_outcome, finish, tool_diff_outcome,
+    diff_outcome, drift_outcome, failure_outcome, finish, tool_diff_outcome,
 };
 
 /// What the replay decided a command starts.
@@ -277,18 +277,7 @@ pub(super) fn replay(example: &Path, scenario_dir: &Path) -> Result<Report, Repl
                     .extend(run.log.job_log_lines().iter().cloned());
                 let outcome = match run.result {
                     Ok(drift) => {
-                        let changes = last_diff
-                            .get(&command.cwd)
-                            .map(|d| d.changes.clone())
-                            .unwrap_or_default();
-                        diff_outcome(
-                            &Diff {
-                                stack: stack.id.clone(),
-                                changes,
-                                drift: Some(drift),
-                            },
-                            &mut produced,
-                        )
+                        drift_outcome(&stack.id, last_diff.get(&command.cwd), drift, &mut produced)
                     }
                     Err(failure) => failure_outcome(&failure),
                 };

@@ -147,6 +147,22 @@ fn diff_outcome(diff: &Diff, produced: &mut Produced) -> StepOutcome {
     }
 }
 
+/// A drift check's outcome: the diff a scan would hash, the stack's last previewed changes
+/// with the drift beside them.
+fn drift_outcome(
+    stack: &StackId,
+    last: Option<&Diff>,
+    drift: Vec<Change>,
+    produced: &mut Produced,
+) -> StepOutcome {
+    let diff = Diff {
+        stack: stack.clone(),
+        changes: last.map(|d| d.changes.clone()).unwrap_or_default(),
+        drift: Some(drift),
+    };
+    diff_outcome(&diff, produced)
+}
+
 fn failure_outcome(failure: &Failure) -> StepOutcome {
     StepOutcome::Failure {
         failure: FailureJson {
@@ -397,18 +413,7 @@ fn replay_kubectl(example: &Path, scenario_dir: &Path) -> Result<Report, ReplayE
                 d.result
             }) {
                 Some(Ok(drift)) => {
-                    let changes = last_diff
-                        .get(&stack.dir)
-                        .map(|d| d.changes.clone())
-                        .unwrap_or_default();
-                    diff_outcome(
-                        &Diff {
-                            stack: stack.id.clone(),
-                            changes,
-                            drift: Some(drift),
-                        },
-                        &mut produced,
-                    )
+                    drift_outcome(&stack.id, last_diff.get(&stack.dir), drift, &mut produced)
                 }
                 Some(Err(failure)) => failure_outcome(&failure),
                 None => StepOutcome::Failure {

@@ -111,10 +111,42 @@ impl Release {
     }
 }
 
-/// An id a scenario builds from a stem and a suffix. Scenario definitions live as long
-/// as the recorder, so the few bytes are never given back.
-fn id(stem: &str, suffix: &str) -> &'static str {
-    Box::leak(format!("{stem}{suffix}").into_boxed_str())
+/// Which time in a scenario a preview or a drift check is taken: it names the commands.
+#[derive(Debug, Clone, Copy)]
+enum Take {
+    First,
+    Again,
+    After,
+}
+
+impl Take {
+    /// The ids of a preview's render, release list, manifest and hooks.
+    fn preview_ids(self) -> [&'static str; 4] {
+        match self {
+            Take::First => ["render", "list", "manifest", "hooks"],
+            Take::Again => [
+                "render-again",
+                "list-again",
+                "manifest-again",
+                "hooks-again",
+            ],
+            Take::After => [
+                "render-after",
+                "list-after",
+                "manifest-after",
+                "hooks-after",
+            ],
+        }
+    }
+
+    /// The ids of a drift check's release list, manifest and dry run.
+    fn drift_ids(self) -> [&'static str; 3] {
+        match self {
+            Take::First => ["list-drift", "manifest-drift", "drift"],
+            Take::Again => ["list-drift-again", "manifest-drift-again", "drift-again"],
+            Take::After => ["list-drift-after", "manifest-drift-after", "drift-after"],
+        }
+    }
 }
 
 fn record(
@@ -200,17 +232,18 @@ fn deployed(release: Release) -> Vec<Step> {
 
 /// A preview without the plugin; `installed` when the release is, so its manifest and
 /// hooks are read.
-fn preview(release: Release, suffix: &str, installed: bool) -> Vec<Step> {
+fn preview(release: Release, take: Take, installed: bool) -> Vec<Step> {
+    let [render, list, manifest, hooks] = take.preview_ids();
     let mut steps = vec![
         record(
-            id("render", suffix),
+            render,
             release.stack,
             release.render(),
             StdoutFormat::Text,
             Exit::Zero,
         ),
         record(
-            id("list", suffix),
+            list,
             release.stack,
             release.list(),
             StdoutFormat::Json,
@@ -219,14 +252,14 @@ fn preview(release: Release, suffix: &str, installed: bool) -> Vec<Step> {
     ];
     if installed {
         steps.push(record(
-            id("manifest", suffix),
+            manifest,
             release.stack,
             release.get("manifest"),
             StdoutFormat::Text,
             Exit::Zero,
         ));
         steps.push(record(
-            id("hooks", suffix),
+            hooks,
             release.stack,
             release.get("hooks"),
             StdoutFormat::Text,
@@ -238,10 +271,11 @@ fn preview(release: Release, suffix: &str, installed: bool) -> Vec<Step> {
 
 /// A drift check without the plugin of an installed release: its manifest, then the
 /// server's dry run of it against the live objects.
-fn drift_check(release: Release, suffix: &str) -> Vec<Step> {
+fn drift_check(release: Release, take: Take) -> Vec<Step> {
+    let [list, manifest, drift] = take.drift_ids();
     vec![
         record(
-            id("list-drift", suffix),
+            list,
             release.stack,
             release.list(),
             StdoutFormat::Json,
@@ -252,7 +286,7 @@ fn drift_check(release: Release, suffix: &str) -> Vec<Step> {
         Step::Record(Record {
             stdout_to_plan: true,
             ..recorded(
-                id("manifest-drift", suffix),
+                manifest,
                 release.stack,
                 release.get("manifest"),
                 StdoutFormat::Text,
@@ -260,7 +294,7 @@ fn drift_check(release: Release, suffix: &str) -> Vec<Step> {
             )
         }),
         Step::Record(Record {
-            id: id("drift", suffix),
+            id: drift,
             cwd: release.stack,
             argv: kubectl(&[
                 "diff",
@@ -447,12 +481,12 @@ pub fn helm_scenarios(major: u32) -> Vec<Scenario> {
         s(
             "new-stack",
             "shop before its first deploy: the release is not installed, so every object is a create.",
-            vec![fresh(), preview(SHOP, "", false)],
+            vec![fresh(), preview(SHOP, Take::First, false)],
         ),
         s(
             "no-changes",
             "shop deployed, and nothing changed.",
-            vec![deployed(SHOP), preview(SHOP, "", true)],
+            vec![deployed(SHOP), preview(SHOP, Take::First, true)],
         ),
         s(
             "update",
@@ -468,7 +502,7 @@ pub fn helm_scenarios(major: u32) -> Vec<Scenario> {
                     ),
                     edit("shop/values.yaml", "port: 80", "port: 8080"),
                 ],
-                preview(SHOP, "", true),
+                preview(SHOP, Take::First, true),
             ],
         ),
         s(
@@ -480,7 +514,7 @@ pub fn helm_scenarios(major: u32) -> Vec<Scenario> {
                     file: "shop/banner.yaml",
                     text: "banner:\n  enabled: true\n",
                 }],
-                preview(SHOP_WITH_BANNER, "", true),
+                preview(SHOP_WITH_BANNER, Take::First, true),
             ],
         ),
         s(
@@ -496,7 +530,7 @@ pub fn helm_scenarios(major: u32) -> Vec<Scenario> {
                     file: "shop/banner.yaml",
                     text: "banner:\n  enabled: false\n",
                 }],
-                preview(SHOP_WITH_BANNER, "", true),
+                preview(SHOP_WITH_BANNER, Take::First, true),
             ],
         ),
         s(
@@ -515,7 +549,7 @@ pub fn helm_scenarios(major: u32) -> Vec<Scenario> {
                         text: "banner:\n  enabled: false\nnonce: true\n",
                     },
                 ],
-                preview(SHOP_WITH_BANNER, "", true),
+                preview(SHOP_WITH_BANNER, Take::First, true),
             ],
         ),
         s(
@@ -528,7 +562,7 @@ pub fn helm_scenarios(major: u32) -> Vec<Scenario> {
                     "apiKey: CANARY-SECRET",
                     "apiKey: CANARY-SECRET-ROTATED",
                 )],
-                preview(SHOP, "", true),
+                preview(SHOP, Take::First, true),
             ],
         ),
         s(
@@ -545,9 +579,9 @@ pub fn helm_scenarios(major: u32) -> Vec<Scenario> {
                         "--wait=true",
                     ]),
                 )],
-                preview(SHOP, "", false),
+                preview(SHOP, Take::First, false),
                 deploy(SHOP, major, &["--create-namespace"], false, Zero),
-                preview(SHOP, "-after", true),
+                preview(SHOP, Take::After, true),
             ],
         ),
         s(
@@ -562,7 +596,7 @@ pub fn helm_scenarios(major: u32) -> Vec<Scenario> {
                     StdoutFormat::Text,
                     Zero,
                 )],
-                preview(QUEUE, "", false),
+                preview(QUEUE, Take::First, false),
             ],
         ),
         s(
@@ -617,7 +651,7 @@ pub fn helm_scenarios(major: u32) -> Vec<Scenario> {
                         Zero,
                     ),
                 ],
-                preview(QUEUE, "", false),
+                preview(QUEUE, Take::First, false),
             ],
         ),
         s(
@@ -625,9 +659,9 @@ pub fn helm_scenarios(major: u32) -> Vec<Scenario> {
             "shop deployed the way apply does it: the preview and its render, the render again right before the deploy, the version for the deploy's flags, the deploy, and a preview after it.",
             vec![
                 fresh(),
-                preview(SHOP, "", false),
+                preview(SHOP, Take::First, false),
                 deploy(SHOP, major, &[], false, Zero),
-                preview(SHOP, "-after", true),
+                preview(SHOP, Take::After, true),
             ],
         ),
         s(
@@ -636,7 +670,7 @@ pub fn helm_scenarios(major: u32) -> Vec<Scenario> {
             vec![
                 deployed(SHOP),
                 vec![edit("shop/values.yaml", "port: 80", "port: 70000")],
-                preview(SHOP, "", true),
+                preview(SHOP, Take::First, true),
                 deploy(SHOP, major, &[], false, Nonzero),
             ],
         ),
@@ -646,8 +680,8 @@ pub fn helm_scenarios(major: u32) -> Vec<Scenario> {
             vec![
                 deployed(SHOP),
                 drifted(),
-                preview(SHOP, "", true),
-                drift_found(drift_check(SHOP, "")),
+                preview(SHOP, Take::First, true),
+                drift_found(drift_check(SHOP, Take::First)),
             ],
         ),
         s(
@@ -660,8 +694,8 @@ pub fn helm_scenarios(major: u32) -> Vec<Scenario> {
                     theme(),
                     edit("shop/values.yaml", "port: 80", "port: 8080"),
                 ],
-                preview(SHOP, "", true),
-                drift_found(drift_check(SHOP, "")),
+                preview(SHOP, Take::First, true),
+                drift_found(drift_check(SHOP, Take::First)),
             ],
         ),
         s(
@@ -670,8 +704,8 @@ pub fn helm_scenarios(major: u32) -> Vec<Scenario> {
             vec![
                 vec![edit("shop/values.yaml", "port: 80", "port: 80\nhook: true")],
                 deployed(SHOP),
-                preview(SHOP, "", true),
-                drift_check(SHOP, ""),
+                preview(SHOP, Take::First, true),
+                drift_check(SHOP, Take::First),
             ],
         ),
         s(
@@ -680,10 +714,10 @@ pub fn helm_scenarios(major: u32) -> Vec<Scenario> {
             vec![
                 deployed(SHOP),
                 vec![greeting_by_hand(), secret_deleted()],
-                preview(SHOP, "", true),
-                drift_found(drift_check(SHOP, "")),
+                preview(SHOP, Take::First, true),
+                drift_found(drift_check(SHOP, Take::First)),
                 deploy(SHOP, major, &[], true, Zero),
-                drift_check(SHOP, "-after"),
+                drift_check(SHOP, Take::After),
             ],
         ),
         s(
@@ -746,8 +780,8 @@ pub fn helm_scenarios(major: u32) -> Vec<Scenario> {
             vec![
                 deployed(SHOP),
                 vec![theme(), edit("shop/values.yaml", "port: 80", "port: 8080")],
-                preview(SHOP, "", true),
-                preview(SHOP, "-again", true),
+                preview(SHOP, Take::First, true),
+                preview(SHOP, Take::Again, true),
             ],
         ),
         s(
@@ -760,7 +794,7 @@ pub fn helm_scenarios(major: u32) -> Vec<Scenario> {
                     "port: 80",
                     "port: 80\nnonce: true",
                 )],
-                preview(SHOP, "", false),
+                preview(SHOP, Take::First, false),
                 vec![record(
                     "render-again",
                     "shop",
@@ -798,7 +832,7 @@ pub fn helm_scenarios(major: u32) -> Vec<Scenario> {
                     ),
                     edit("shop/values.yaml", "port: 70000", "port: 80"),
                 ],
-                preview(SHOP, "", false),
+                preview(SHOP, Take::First, false),
             ],
         ),
     ]
