@@ -328,8 +328,9 @@ fn a_preview_that_fails_is_tried_once_more_after_a_pause_and_passes() {
         "the tool's words stay in the log"
     );
     let body = bed.body(dashboard(&bed));
+    // The tool's own words, not the number in them: a hash or a time may hold `502`.
     assert!(
-        !body.contains("502"),
+        !body.contains("registry answered"),
         "the tool's words never reach the dashboard"
     );
     assert_eq!(ran.outputs["pending"], "3");
