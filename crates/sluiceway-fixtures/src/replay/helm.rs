@@ -28,8 +28,8 @@ use sluiceway_tools::recording::{RecordedCommand, Scenario};
 use sluiceway_tools::replay::{Placeholder, Replay};
 
 use super::{
-    FailureJson, Operation, Produced, ReplayError, Report, Setting, Step, StepOutcome,
-    diff_outcome, drift_outcome, failure_outcome, finish, tool_diff_outcome,
+    Operation, Produced, ReplayError, Report, Setting, Step, StepOutcome, diff_outcome,
+    drift_outcome, failure_outcome, finish, prepared_outcome, tool_diff_outcome, version_outcome,
 };
 
 /// What the replay decided a command starts.
@@ -224,30 +224,14 @@ pub(super) fn replay(example: &Path, scenario_dir: &Path) -> Result<Report, Repl
         let (operation, outcome) = match start {
             Start::Version => (
                 Operation::Version,
-                match helm::check_version(&ctx, example) {
-                    Ok(checked) => StepOutcome::Version {
-                        version: checked.to_string(),
-                    },
-                    Err(e) => StepOutcome::Failure {
-                        failure: FailureJson {
-                            reason: e.to_string(),
-                            detail: Vec::new(),
-                        },
-                    },
-                },
+                version_outcome(helm::check_version(&ctx, example)),
             ),
             Start::Prepare => {
                 let run = helm::build_dependencies(&stack.dir, &ctx);
                 produced
                     .log_lines
                     .extend(run.log.job_log_lines().iter().cloned());
-                (
-                    Operation::Prepare,
-                    match run.result {
-                        Ok(()) => StepOutcome::Prepared { prepared: true },
-                        Err(failure) => failure_outcome(&failure),
-                    },
-                )
+                (Operation::Prepare, prepared_outcome(run.result))
             }
             Start::Preview { differ, keep } => {
                 stack.differ = differ;

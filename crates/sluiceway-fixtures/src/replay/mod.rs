@@ -163,6 +163,29 @@ fn drift_outcome(
     diff_outcome(&diff, produced)
 }
 
+/// A version check's outcome: the version found, or why the tool cannot be used.
+fn version_outcome(checked: Result<impl std::fmt::Display, impl std::fmt::Display>) -> StepOutcome {
+    match checked {
+        Ok(version) => StepOutcome::Version {
+            version: version.to_string(),
+        },
+        Err(e) => StepOutcome::Failure {
+            failure: FailureJson {
+                reason: e.to_string(),
+                detail: Vec::new(),
+            },
+        },
+    }
+}
+
+/// A preparation's outcome.
+fn prepared_outcome(result: Result<(), Failure>) -> StepOutcome {
+    match result {
+        Ok(()) => StepOutcome::Prepared { prepared: true },
+        Err(failure) => failure_outcome(&failure),
+    }
+}
+
 fn failure_outcome(failure: &Failure) -> StepOutcome {
     StepOutcome::Failure {
         failure: FailureJson {
@@ -378,17 +401,7 @@ fn replay_kubectl(example: &Path, scenario_dir: &Path) -> Result<Report, ReplayE
         let outcome = match step.operation {
             // kubectl has no preparation; a recording never plans one.
             Operation::Prepare => continue,
-            Operation::Version => match kubectl::check_version(&ctx, example) {
-                Ok(version) => StepOutcome::Version {
-                    version: version.to_string(),
-                },
-                Err(e) => StepOutcome::Failure {
-                    failure: FailureJson {
-                        reason: e.to_string(),
-                        detail: Vec::new(),
-                    },
-                },
-            },
+            Operation::Version => version_outcome(kubectl::check_version(&ctx, example)),
             Operation::Preview => {
                 let preview = kubectl::preview(&stack, &ctx, true);
                 produced
@@ -628,30 +641,14 @@ fn replay_opentofu(
         let (operation, outcome) = match args.first().copied() {
             Some("version") => (
                 Operation::Version,
-                match opentofu::check_version(&ctx, binary, example) {
-                    Ok(version) => StepOutcome::Version {
-                        version: version.to_string(),
-                    },
-                    Err(e) => StepOutcome::Failure {
-                        failure: FailureJson {
-                            reason: e.to_string(),
-                            detail: Vec::new(),
-                        },
-                    },
-                },
+                version_outcome(opentofu::check_version(&ctx, binary, example)),
             ),
             Some("init") => {
                 let run = opentofu::prepare(&dir, binary, &ctx);
                 produced
                     .log_lines
                     .extend(run.log.job_log_lines().iter().cloned());
-                (
-                    Operation::Prepare,
-                    match run.result {
-                        Ok(()) => StepOutcome::Prepared { prepared: true },
-                        Err(failure) => failure_outcome(&failure),
-                    },
-                )
+                (Operation::Prepare, prepared_outcome(run.result))
             }
             Some("plan") if args.contains(&"-json") => {
                 let preview = opentofu::preview(&stack, &ctx, true);
