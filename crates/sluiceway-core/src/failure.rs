@@ -34,6 +34,17 @@ pub enum FailureReason {
     /// A Helm release whose last operation failed and was not rolled back: Helm would
     /// upgrade from a state nobody previewed, so a person repairs it first.
     ReleaseFailed,
+    /// The tool said its configuration is wrong (Pulumi's exit code 2): a missing config
+    /// value, a bad project file. A person fixes the code; a retry would fail the same way.
+    ConfigurationError,
+    /// The tool could not authenticate to its backend or cloud (Pulumi's exit code 3).
+    AuthenticationError,
+    /// A resource operation failed inside the tool (Pulumi's exit code 4).
+    ResourceError,
+    /// The backend holds no stack of that name (Pulumi's exit code 6).
+    StackNotFound,
+    /// The tool stopped at its own time limit (Pulumi's exit code 9), not Sluiceway's.
+    ToolTimedOut,
     /// This version of Sluiceway has no adapter for the stack (`what` names it).
     NotSupported {
         what: &'static str,
@@ -89,6 +100,17 @@ impl fmt::Display for FailureReason {
             FailureReason::ReleaseFailed => f.write_str(
                 "the release's last Helm operation failed and was not rolled back; repair it with helm, then scan again",
             ),
+            FailureReason::ConfigurationError => {
+                f.write_str("the tool found its configuration incomplete or wrong")
+            }
+            FailureReason::AuthenticationError => {
+                f.write_str("the tool could not authenticate to its backend or cloud")
+            }
+            FailureReason::ResourceError => f.write_str("a resource operation failed in the tool"),
+            FailureReason::StackNotFound => {
+                f.write_str("the backend has no stack of this name; create it, or set createInBackend")
+            }
+            FailureReason::ToolTimedOut => f.write_str("the tool stopped at its own time limit"),
             FailureReason::NotSupported { what } => {
                 write!(f, "this version of Sluiceway cannot preview {what} yet")
             }

@@ -4,8 +4,7 @@
 //! (version check, preparation, preview, drift check, tool diff, deploy), so the scan and
 //! the apply never name a tool. The seam is a closed enum rather than a trait object:
 //! what a preview keeps for its deploy (a saved plan, a rendered set) is private to the
-//! adapter that made it, and [`Kept`] only goes back to that adapter. Pulumi joins as a
-//! variant; until then its stacks are [`Unsupported`].
+//! adapter that made it, and [`Kept`] only goes back to that adapter.
 
 use std::path::{Path, PathBuf};
 
@@ -16,6 +15,7 @@ use sluiceway_core::stack::{Stack, StackId, Tool, ToolOptions};
 use crate::helm;
 use crate::kubectl::{self, rendered_set::RenderedSet};
 use crate::opentofu::{self, Binary, SavedPlan};
+use crate::pulumi;
 use crate::tool_log::{ToolDiffText, ToolLog};
 pub use crate::tool_run::{Checked, Context, VersionError};
 
@@ -25,6 +25,7 @@ pub enum Adapter {
     Kubectl(kubectl::Stack),
     RootModule(opentofu::Stack),
     Helm(helm::Stack),
+    Pulumi(pulumi::Stack),
 }
 
 /// A stack no adapter of this version drives.
@@ -105,6 +106,9 @@ enum KeptBy {
     Plan(SavedPlan),
     /// The render a Helm deploy is held to.
     Render(RenderedSet),
+    /// Pulumi keeps no plan: its deploy runs the program again, held to the fresh
+    /// preview's hash by the apply. This names the stack it was previewed for.
+    Stack(StackId),
 }
 
 impl Adapter {
@@ -159,10 +163,17 @@ impl Adapter {
                     tool: Tool::Helm,
                     what: "a Helm stack without Helm options",
                 }),
-            (Tool::Pulumi, _) => Err(Unsupported {
-                tool: Tool::Pulumi,
-                what: "Pulumi stacks",
-            }),
+            (Tool::Pulumi, _) => match &stack.name {
+                Some(name) => Ok(Adapter::Pulumi(pulumi::Stack {
+                    id: stack.id.clone(),
+                    dir,
+                    name: name.clone(),
+                })),
+                None => Err(Unsupported {
+                    tool: Tool::Pulumi,
+                    what: "a Pulumi stack without a stack name",
+                }),
+            },
             (tool, _) => Err(Unsupported {
                 tool: *tool,
                 what: "a root module without root-module options",
@@ -175,6 +186,7 @@ impl Adapter {
             Adapter::Kubectl(stack) => &stack.id,
             Adapter::RootModule(stack) => &stack.id,
             Adapter::Helm(stack) => &stack.id,
+            Adapter::Pulumi(stack) => &stack.id,
         }
     }
 
@@ -187,6 +199,7 @@ impl Adapter {
                 Binary::Terraform => Tool::Terraform,
             },
             Adapter::Helm(_) => Tool::Helm,
+            Adapter::Pulumi(_) => Tool::Pulumi,
         }
     }
 
@@ -199,6 +212,7 @@ impl Adapter {
                 opentofu::check_version(ctx, stack.binary, root).map(Checked::from)
             }
             Adapter::Helm(_) => helm::check_version(ctx, root),
+            Adapter::Pulumi(_) => pulumi::check_version(ctx, root).map(Checked::from),
         }
     }
 
@@ -217,7 +231,7 @@ impl Adapter {
     /// The preparations this stack needs before its preview, in the order they run.
     pub fn preparations(&self) -> Vec<Preparation> {
         match self {
-            Adapter::Kubectl(_) => Vec::new(),
+            Adapter::Kubectl(_) | Adapter::Pulumi(_) => Vec::new(),
             Adapter::RootModule(stack) => vec![Preparation {
                 level: 0,
                 dir: stack.dir.clone(),
@@ -270,6 +284,16 @@ impl Adapter {
                     log: p.log,
                 }
             }
+            Adapter::Pulumi(stack) => {
+                let p = pulumi::preview(stack, ctx);
+                Step {
+                    result: p.result.map(|r| Previewed {
+                        diff: r.diff,
+                        kept: keep.then(|| Kept(KeptBy::Stack(stack.id.clone()))),
+                    }),
+                    log: p.log,
+                }
+            }
         }
     }
 
@@ -289,6 +313,7 @@ impl Adapter {
                     log: d.log,
                 })
             }
+            Adapter::Pulumi(stack) => Some(pulumi::detect_drift(stack, ctx)),
         }
     }
 
@@ -307,6 +332,7 @@ impl Adapter {
                 let d = helm::tool_diff(stack, ctx);
                 (d.result, d.log)
             }
+            Adapter::Pulumi(stack) => return pulumi::tool_diff(stack, ctx),
         };
         Step { result, log }
     }
@@ -326,6 +352,9 @@ impl Adapter {
             (Adapter::Helm(stack), KeptBy::Render(render)) => {
                 let d = helm::deploy(stack, ctx, render, repair);
                 (d.result, d.log)
+            }
+            (Adapter::Pulumi(stack), KeptBy::Stack(id)) if *id == stack.id => {
+                return pulumi::deploy(stack, ctx, repair);
             }
             _ => {
                 let mut log = ToolLog::default();

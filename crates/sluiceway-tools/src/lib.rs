@@ -11,6 +11,7 @@ pub mod helm;
 pub mod kubectl;
 pub mod opentofu;
 pub mod process;
+pub mod pulumi;
 pub mod recording;
 pub mod replay;
 pub mod tool_log;

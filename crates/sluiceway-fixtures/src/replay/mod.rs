@@ -7,6 +7,9 @@
 //! call must match a recorded command, and every recorded command must be asked for.
 
 mod helm;
+mod pulumi;
+
+pub use pulumi::DeployedJson;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -62,6 +65,12 @@ pub enum Operation {
     ToolDiff,
     Deploy,
     Version,
+    /// The tool's own history of a stack's deploys.
+    History,
+    /// The stacks a project's backend holds.
+    StackList,
+    /// A stack made in its backend.
+    CreateStack,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -83,6 +92,15 @@ pub enum StepOutcome {
     },
     Version {
         version: String,
+    },
+    History {
+        deploys: Vec<DeployedJson>,
+    },
+    Stacks {
+        stacks: Vec<String>,
+    },
+    Created {
+        created: bool,
     },
     Failure {
         failure: FailureJson,
@@ -234,6 +252,7 @@ pub enum Tool {
     Opentofu,
     Terraform,
     Helm,
+    Pulumi,
 }
 
 /// One adapter operation, worked out from the recorded commands.
@@ -351,6 +370,7 @@ pub fn replay(tool: Tool, example: &Path, scenario_dir: &Path) -> Result<Report,
     let binary = match tool {
         Tool::Kubectl => return replay_kubectl(example, scenario_dir),
         Tool::Helm => return helm::replay(example, scenario_dir),
+        Tool::Pulumi => return pulumi::replay(example, scenario_dir),
         Tool::Opentofu => opentofu::Binary::Tofu,
         Tool::Terraform => opentofu::Binary::Terraform,
     };
@@ -399,8 +419,12 @@ fn replay_kubectl(example: &Path, scenario_dir: &Path) -> Result<Report, ReplayE
     for step in planned {
         let stack = stack_of(&step.command, example, step.prunes);
         let outcome = match step.operation {
-            // kubectl has no preparation; a recording never plans one.
-            Operation::Prepare => continue,
+            // kubectl has no preparation and none of Pulumi's backend questions; a
+            // recording never plans them.
+            Operation::Prepare
+            | Operation::History
+            | Operation::StackList
+            | Operation::CreateStack => continue,
             Operation::Version => version_outcome(kubectl::check_version(&ctx, example)),
             Operation::Preview => {
                 let preview = kubectl::preview(&stack, &ctx, true);
@@ -585,6 +609,17 @@ pub fn text(report: &Report) -> String {
             StepOutcome::Deployed { .. } => out.push_str("deployed\n"),
             StepOutcome::Prepared { .. } => out.push_str("prepared\n"),
             StepOutcome::Version { version } => out.push_str(&format!("{version}\n")),
+            StepOutcome::History { deploys } => {
+                out.push_str(&format!("{} deploys in the history\n", deploys.len()));
+                for d in deploys {
+                    let commit = d.commit.as_deref().map_or("no commit", |c| &c[..7]);
+                    out.push_str(&format!("    {} at {} from {commit}\n", d.kind, d.ended));
+                }
+            }
+            StepOutcome::Stacks { stacks } => {
+                out.push_str(&format!("the backend holds [{}]\n", stacks.join(", ")))
+            }
+            StepOutcome::Created { .. } => out.push_str("created\n"),
             StepOutcome::Failure { failure } => {
                 out.push_str(&format!("failed: {}\n", failure.reason));
                 for line in &failure.detail {

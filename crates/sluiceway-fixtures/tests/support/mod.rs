@@ -45,6 +45,23 @@ pub(crate) fn summary(report: &Report) -> Vec<String> {
             StepOutcome::Version { version } => lines.push(format!("{}: {version}", step.command)),
             StepOutcome::ToolDiff { .. } => lines.push(format!("{}: tool diff", step.command)),
             StepOutcome::Prepared { .. } => lines.push(format!("{}: prepared", step.command)),
+            StepOutcome::History { deploys } => {
+                lines.push(format!("{}: {} deploys", step.command, deploys.len()));
+                for d in deploys {
+                    lines.push(format!(
+                        "  {} {} {}{}{}",
+                        d.kind,
+                        d.ended,
+                        d.commit.as_deref().unwrap_or("-"),
+                        if d.dirty { " dirty" } else { "" },
+                        d.run.map(|r| format!(" run {r}")).unwrap_or_default()
+                    ));
+                }
+            }
+            StepOutcome::Stacks { stacks } => {
+                lines.push(format!("{}: stacks [{}]", step.command, stacks.join(", ")))
+            }
+            StepOutcome::Created { .. } => lines.push(format!("{}: created", step.command)),
         }
     }
     lines
@@ -79,5 +96,29 @@ pub(crate) fn assert_no_value_left(report: &Report, scenario: &str, secret_forms
                 "{scenario}: the tool diff shows a Secret's value"
             );
         }
+    }
+}
+
+/// The value rule over a Pulumi replay: no canary (a config value, a property, an
+/// output) in anything the adapter produced but the tool diff, which may show a plain
+/// value and shows a secret only as `[secret]`.
+pub(crate) fn assert_no_pulumi_value_left(report: &Report, scenario: &str) {
+    let json = serde_json::to_string(report).unwrap();
+    let produced = &report.produced;
+    let everything = [
+        json,
+        produced.log_lines.join("\n"),
+        produced.hash_inputs.join("\n"),
+    ]
+    .join("\n");
+    assert!(
+        !everything.contains("CANARY"),
+        "{scenario}: a canary left the adapter"
+    );
+    for text in &produced.tool_diffs {
+        assert!(
+            !text.contains("CANARY-SECRET"),
+            "{scenario}: the tool diff shows a secret"
+        );
     }
 }
