@@ -95,6 +95,7 @@ enum RecordTool {
     Opentofu,
     Terraform,
     Helm,
+    Pulumi,
 }
 
 impl RecordTool {
@@ -104,6 +105,7 @@ impl RecordTool {
             RecordTool::Helm => "helm",
             RecordTool::Opentofu => "opentofu",
             RecordTool::Terraform => "terraform",
+            RecordTool::Pulumi => "pulumi",
         }
     }
 }
@@ -156,6 +158,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     RecordTool::Kubectl => "examples/homelab/k8s",
                     RecordTool::Helm => "examples/helm-lab",
                     RecordTool::Opentofu | RecordTool::Terraform => "examples/tofu-lab",
+                    RecordTool::Pulumi => "examples/pulumi-lab",
                 })
             });
             let tools = Tools {
@@ -269,7 +272,10 @@ fn record(
             )),
         }
     };
-    let (cli_version, mut scenarios) = if matches!(tool, RecordTool::Kubectl | RecordTool::Helm) {
+    let (cli_version, mut scenarios) = if matches!(
+        tool,
+        RecordTool::Kubectl | RecordTool::Helm | RecordTool::Pulumi
+    ) {
         let Some(kubeconfig) = std::env::var_os("KUBECONFIG") else {
             bail!(
                 "KUBECONFIG is not set; run the recorder inside `sluiceway-fixtures control-plane` or point it at a kind cluster"
@@ -292,7 +298,22 @@ fn record(
                 control_plane::CONTEXT
             );
         }
-        if tool == RecordTool::Helm {
+        if tool == RecordTool::Pulumi {
+            // Each scenario's own backend inside its project copy; the plugins beside the
+            // CLI on PATH; nothing downloaded; the example's secrets under a fixed
+            // passphrase, which is the fixtures' and guards nothing.
+            env.extend(
+                [
+                    ("PULUMI_BACKEND_URL", "file://{project}/.backend"),
+                    ("PULUMI_SKIP_UPDATE_CHECK", "true"),
+                    ("PULUMI_CONFIG_PASSPHRASE", "sluiceway-fixtures"),
+                ]
+                .map(|(k, v)| (k.to_owned(), v.to_owned())),
+            );
+            let version = version::Version::parse(&ask(&env, &["version"])?)
+                .context("pulumi did not say its version")?;
+            (version.to_string(), scenario::pulumi_scenarios())
+        } else if tool == RecordTool::Helm {
             let version =
                 version::Version::parse(&ask(&env, &["version", "--template={{.Version}}"])?)
                     .context("helm did not say its version")?;

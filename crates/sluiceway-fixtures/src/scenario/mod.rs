@@ -5,6 +5,7 @@
 //! is a step that is run and not saved.
 
 mod helm;
+mod pulumi;
 
 use std::collections::BTreeMap;
 
@@ -12,6 +13,7 @@ use sluiceway_tools::kubectl::inventory::Listing;
 use sluiceway_tools::recording::StdoutFormat;
 
 pub use helm::helm_scenarios;
+pub use pulumi::pulumi_scenarios;
 
 /// The exit code a recorded command must have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,7 +126,7 @@ fn kubectl(args: &[&str]) -> Vec<String> {
         .collect()
 }
 
-fn setup(cwd: &'static str, args: &[&str]) -> Step {
+pub(crate) fn setup(cwd: &'static str, args: &[&str]) -> Step {
     Step::Setup {
         cwd,
         argv: kubectl(args),
@@ -133,7 +135,7 @@ fn setup(cwd: &'static str, args: &[&str]) -> Step {
     }
 }
 
-fn expect(exit: Exit, ops: &[&'static str]) -> Expect {
+pub(crate) fn expect(exit: Exit, ops: &[&'static str]) -> Expect {
     Expect {
         exit,
         ops: ops.to_vec(),
@@ -206,7 +208,7 @@ impl From<Record> for Step {
     }
 }
 
-fn fresh_namespace() -> Vec<Step> {
+pub(crate) fn fresh_namespace() -> Vec<Step> {
     vec![
         setup(
             ".",
