@@ -112,3 +112,4 @@ export GOFLAGS=-mod=mod CGO_ENABLED=0
 said="$("$BIN/pulumi" version)"
 [ "$said" = "$VERSION" ] || { echo "the built pulumi says $said, not $VERSION" >&2; exit 1; }
 echo "pulumi $VERSION, pulumi-language-yaml $YAML_VERSION and pulumi-resource-kubernetes $KUBERNETES_VERSION built into $BIN in $(( $(date +%s) - started )) s" >&2
+echo "$BIN/pulumi"

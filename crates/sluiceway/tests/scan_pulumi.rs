@@ -1,0 +1,215 @@
+//! Pulumi stacks end to end with the real `pulumi` CLI, its YAML language host and its
+//! Kubernetes provider (built from the Go module proxy by `scripts/build-pulumi.sh`)
+//! against the real local control plane and a file backend in the checkout: network:dev
+//! deployed by hand, then changed in the code and in the cluster; app:dev never
+//! deployed. The real `sluiceway` binary, run as a GitHub Actions job runs it against the
+//! emulator, shows both pending (network's drift beside its change), deploys network:dev
+//! on a tick with its drift put back, and the next scan finds it in sync. Without the
+//! tools the test says so and passes, but not in CI.
+
+#![allow(
+    clippy::print_stderr,
+    reason = "a test that cannot run here says so in the test log"
+)]
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use sluiceway_fixtures::control_plane::{ControlPlane, cached_pair};
+use support::Bed;
+use support::job::*;
+
+const CONFIG: &str = "ignore:
+  - \"generated/*:*\"
+  - \"network:prod\"
+stacks:
+  - path: network
+    drift:
+      enabled: true
+";
+const PASSPHRASE: &str = "sluiceway-fixtures";
+
+fn pulumi_bin() -> Option<PathBuf> {
+    let cache = std::env::var_os("SLUICEWAY_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/sluiceway")
+        });
+    let dir = cache.join("pulumi/v3.229.0/bin");
+    dir.join("pulumi").is_file().then_some(dir)
+}
+
+/// The job's variables for Pulumi: its home and backend in the checkout, no update check.
+fn pulumi_env(checkout: &Path) -> Vec<(String, String)> {
+    [
+        (
+            "PULUMI_HOME",
+            checkout.join(".pulumi-home").display().to_string(),
+        ),
+        (
+            "PULUMI_BACKEND_URL",
+            format!("file://{}", checkout.join(".backend").display()),
+        ),
+        ("PULUMI_CONFIG_PASSPHRASE", PASSPHRASE.to_owned()),
+        ("PULUMI_SKIP_UPDATE_CHECK", "true".to_owned()),
+    ]
+    .map(|(k, v)| (k.to_owned(), v))
+    .to_vec()
+}
+
+fn run(program: &Path, path: &str, env: &[(String, String)], cwd: &Path, args: &[&str]) -> String {
+    let out = Command::new(program)
+        .args(args)
+        .current_dir(cwd)
+        .env_clear()
+        .env("PATH", path)
+        .envs(env.iter().cloned())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{} {args:?}: {}",
+        program.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn pulumi_stacks_preview_drift_check_deploy_and_repair() {
+    let (Some((kubectl, binaries)), Some(bin)) = (cached_pair("v1.34.5"), pulumi_bin()) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must build the control plane and Pulumi and install kubectl"
+        );
+        eprintln!(
+            "notice: no control plane, kubectl v1.34.5 or Pulumi v3.229.0 here; the Pulumi scan was not run"
+        );
+        return;
+    };
+    let plane = ControlPlane::start(&binaries, &kubectl).unwrap();
+    let kubeconfig = plane.kubeconfig().display().to_string();
+
+    let bed = Bed::new();
+    let mut job = Job::of("examples/pulumi-lab");
+    std::fs::write(job.file("sluiceway.yaml"), CONFIG).unwrap();
+    std::fs::create_dir_all(job.file(".backend")).unwrap();
+    let path = format!(
+        "{}:{}:/usr/bin:/bin",
+        bin.display(),
+        kubectl.parent().unwrap().display()
+    );
+    let mut env = pulumi_env(job.checkout.path());
+    env.push(("KUBECONFIG".into(), kubeconfig));
+    let pulumi = bin.join("pulumi");
+    let network = job.file("network");
+    run(
+        &kubectl,
+        &path,
+        &env,
+        &network,
+        &["create", "namespace", "sluiceway-fixtures"],
+    );
+    for (dir, stack) in [(&network, "dev"), (&job.file("app"), "dev")] {
+        run(
+            &pulumi,
+            &path,
+            &env,
+            dir,
+            &["stack", "init", stack, "--non-interactive"],
+        );
+    }
+    run(
+        &pulumi,
+        &path,
+        &env,
+        &network,
+        &[
+            "up",
+            "--yes",
+            "--skip-preview",
+            "--non-interactive",
+            "--stack",
+            "dev",
+        ],
+    );
+    // A new tier in the code, and the zone changed in the cluster by hand.
+    let program = job.file("network/Pulumi.yaml");
+    let text = std::fs::read_to_string(&program).unwrap();
+    std::fs::write(&program, text.replace("tier: edge", "tier: core")).unwrap();
+    run(
+        &kubectl,
+        &path,
+        &env,
+        &network,
+        &[
+            "patch",
+            "configmap",
+            "network-settings",
+            "--namespace=sluiceway-fixtures",
+            r#"--patch={"data":{"zone":"CANARY-VALUE by hand"}}"#,
+        ],
+    );
+
+    let sha = push(&bed, "a new tier", &["network/Pulumi.yaml"]);
+    job.env.extend(env.iter().cloned());
+    let ran = job.run_with(&bed, "schedule", &sha, &path, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(ran.log.contains("Using pulumi v3.229.0."), "{}", ran.log);
+    let number = dashboard(&bed);
+    let body = bed.body(number);
+    let rows = blocks(&body);
+    let network_row = &rows["network:dev"];
+    assert!(network_row.contains("state=\"pending\""), "{body}");
+    assert!(network_row.contains("metadata.labels.tier"), "{body}");
+    assert!(network_row.contains("drift=\"true\""), "{body}");
+    assert!(
+        network_row.contains("data.zone"),
+        "the drifted zone is on the row: {body}"
+    );
+    assert!(rows["app:dev"].contains("state=\"pending\""), "{body}");
+    assert!(rows["app:dev"].contains("release"), "{body}");
+    for text in [&body, &ran.summary, &ran.result_text, &ran.log] {
+        assert!(!text.contains("CANARY"), "a value left the adapter: {text}");
+    }
+
+    tick(&bed, number, "alice", "network:dev");
+    job.payload = Some(edit_event(&bed, number));
+    let ran = job.run_with(&bed, "issues", &sha, &path, &[("mode", "")]);
+    job.payload = None;
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(ran.log.contains("network:dev: deployed."), "{}", ran.log);
+    assert!(!ran.log.contains("CANARY-SECRET"), "{}", ran.log);
+    let live = run(
+        &kubectl,
+        &path,
+        &env,
+        &network,
+        &[
+            "get",
+            "configmap",
+            "network-routes",
+            "network-settings",
+            "--namespace=sluiceway-fixtures",
+            "--output=jsonpath={.items[0].metadata.labels.tier} {.items[1].data.zone}",
+        ],
+    );
+    assert_eq!(
+        live, "core dev-a",
+        "the new tier deployed and the zone put back"
+    );
+
+    let after = job.run_with(&bed, "schedule", &sha, &path, &[]);
+    assert_eq!(after.code, Some(0), "{}", after.log);
+    let body = bed.body(number);
+    assert!(
+        blocks(&body)["network:dev"].contains("state=\"in-sync\""),
+        "{body}"
+    );
+    assert!(
+        blocks(&body)["app:dev"].contains("state=\"pending\""),
+        "{body}"
+    );
+}
