@@ -290,10 +290,13 @@ fn damaged(
     (copy, dir)
 }
 
+/// What a damaged case does to its file's text.
+type Damage = Box<dyn Fn(&str) -> String>;
+
 #[test]
 fn cut_garbled_or_strange_output_is_a_fixed_reason() {
     let unreadable = "the tool's output could not be read";
-    let cases: [(&str, &str, Box<dyn Fn(&str) -> String>, &str); 6] = [
+    let cases: [(&str, &str, Damage, &str); 6] = [
         (
             "update",
             "preview.stdout",
