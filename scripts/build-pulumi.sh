@@ -6,6 +6,7 @@
 #   $SLUICEWAY_CACHE/pulumi/<version>/bin/{pulumi,pulumi-language-yaml,pulumi-resource-kubernetes}
 #
 # Usage: scripts/build-pulumi.sh v3.229.0 [<pulumi-yaml version, default v1.25.0>]
+# Its last line on stdout is the CLI's path.
 #
 # The wrapper modules are in tools/pulumi (see its README).
 set -euo pipefail
@@ -29,6 +30,7 @@ BIN="$ROOT/bin"
 
 if [ -x "$BIN/pulumi" ] && [ -x "$BIN/pulumi-language-yaml" ] && [ -x "$BIN/pulumi-resource-kubernetes" ]; then
   echo "pulumi $VERSION is cached in $BIN" >&2
+  echo "$BIN/pulumi"
   exit 0
 fi
 
