@@ -5,11 +5,6 @@
 //! (`../shared/conformance/helm`); without it these tests say so and pass nothing off
 //! as checked.
 
-#![allow(
-    clippy::print_stderr,
-    reason = "a skipped corpus is announced on stderr"
-)]
-
 use std::path::{Path, PathBuf};
 
 use sluiceway_fixtures::replay::{Report, Tool, replay};
@@ -18,16 +13,7 @@ use support::{assert_no_value_left, summary};
 mod support;
 
 fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/helm");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "notice: {} is absent; the Helm conformance corpus was not replayed",
-            dir.display()
-        );
-        None
-    }
+    support::corpus("helm")
 }
 
 pub fn run(corpus: &Path, scenario: &str) -> Report {
@@ -159,12 +145,7 @@ pub fn expected(scenario: &str) -> Vec<String> {
 }
 
 pub fn scenarios(corpus: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(corpus.join("v3.18.0"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
+    support::scenario_names(&corpus.join("v3.18.0"))
 }
 
 #[test]

@@ -4,11 +4,6 @@
 //! corpus lives outside this repository (`../shared/conformance/pulumi`); without it
 //! these tests say so and pass nothing off as checked.
 
-#![allow(
-    clippy::print_stderr,
-    reason = "a skipped corpus is announced on stderr"
-)]
-
 use std::path::{Path, PathBuf};
 
 use sluiceway_fixtures::replay::{Report, Tool, replay};
@@ -19,16 +14,7 @@ mod support;
 const VERSION: &str = "v3.229.0";
 
 fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/pulumi");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "notice: {} is absent; the Pulumi conformance corpus was not replayed",
-            dir.display()
-        );
-        None
-    }
+    support::corpus("pulumi")
 }
 
 fn run(corpus: &Path, scenario: &str) -> Report {
@@ -218,12 +204,7 @@ fn lines(text: &[&str]) -> Vec<String> {
 }
 
 fn scenarios(corpus: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(corpus.join(VERSION))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
+    support::scenario_names(&corpus.join(VERSION))
 }
 
 #[test]

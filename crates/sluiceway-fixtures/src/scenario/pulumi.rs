@@ -190,16 +190,21 @@ const ROUTES: &str = "  routes:
         default: via-${zone}
 ";
 const OUTPUTS: &str = "outputs:\n";
-/// A resource the control plane never makes ready (it has no kubelet): Pulumi waits for
-/// it until the timeout its annotation sets.
-const STUCK_FAST: &str = "  stuck:
+/// A Deployment the control plane never makes ready (it has no kubelet): Pulumi waits
+/// for it until the timeout its annotation sets, in seconds.
+macro_rules! stuck {
+    ($seconds:literal) => {
+        concat!(
+            "  stuck:
     type: kubernetes:apps/v1:Deployment
     properties:
       metadata:
         name: stuck
         namespace: sluiceway-fixtures
         annotations:
-          pulumi.com/timeoutSeconds: \"5\"
+          pulumi.com/timeoutSeconds: \"",
+            $seconds,
+            "\"
       spec:
         selector:
           matchLabels:
@@ -213,29 +218,12 @@ const STUCK_FAST: &str = "  stuck:
               - name: stuck
                 image: registry.invalid/stuck:1
 outputs:
-";
-const STUCK_LONG: &str = "  stuck:
-    type: kubernetes:apps/v1:Deployment
-    properties:
-      metadata:
-        name: stuck
-        namespace: sluiceway-fixtures
-        annotations:
-          pulumi.com/timeoutSeconds: \"600\"
-      spec:
-        selector:
-          matchLabels:
-            app: stuck
-        template:
-          metadata:
-            labels:
-              app: stuck
-          spec:
-            containers:
-              - name: stuck
-                image: registry.invalid/stuck:1
-outputs:
-";
+"
+        )
+    };
+}
+const STUCK_FAST: &str = stuck!("5");
+const STUCK_LONG: &str = stuck!("600");
 const EXTRA: &str = "  extra:
     type: kubernetes:core/v1:ConfigMap
     properties:

@@ -8,6 +8,37 @@ use std::path::Path;
 
 use sluiceway_fixtures::replay::{Report, StepOutcome};
 
+/// The conformance corpus of a tool (`../shared/conformance/<tool>`), or a notice that
+/// it is absent and nothing of it was replayed.
+#[allow(
+    clippy::print_stderr,
+    reason = "a skipped corpus is announced on stderr"
+)]
+pub(crate) fn corpus(tool: &str) -> Option<std::path::PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/conformance")
+        .join(tool);
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "notice: {} is absent; the {tool} conformance corpus was not replayed",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// The scenario directories of one recorded version, sorted by name.
+pub(crate) fn scenario_names(version_dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(version_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 pub(crate) fn copy_dir(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
     for entry in fs::read_dir(from).unwrap() {
@@ -67,18 +98,23 @@ pub(crate) fn summary(report: &Report) -> Vec<String> {
     lines
 }
 
+/// Everything a replay produced but the tool diff: the report, the log, the hash inputs.
+fn outside_the_tool_diff(report: &Report) -> String {
+    let produced = &report.produced;
+    [
+        serde_json::to_string(report).unwrap(),
+        produced.log_lines.join("\n"),
+        produced.hash_inputs.join("\n"),
+    ]
+    .join("\n")
+}
+
 /// Record 0021 over one replay: no canary, no base64 of the secret, no kubectl mask in
 /// anything the adapter produced but the tool diff, which may show the ConfigMap's value
 /// and never the Secret's.
 pub(crate) fn assert_no_value_left(report: &Report, scenario: &str, secret_forms: &[&str]) {
-    let json = serde_json::to_string(report).unwrap();
+    let everything = outside_the_tool_diff(report);
     let produced = &report.produced;
-    let everything = [
-        json,
-        produced.log_lines.join("\n"),
-        produced.hash_inputs.join("\n"),
-    ]
-    .join("\n");
     for canary in ["CANARY", "***"].iter().chain(secret_forms) {
         assert!(
             !everything.contains(canary),
@@ -103,14 +139,8 @@ pub(crate) fn assert_no_value_left(report: &Report, scenario: &str, secret_forms
 /// output) in anything the adapter produced but the tool diff, which may show a plain
 /// value and shows a secret only as `[secret]`.
 pub(crate) fn assert_no_pulumi_value_left(report: &Report, scenario: &str) {
-    let json = serde_json::to_string(report).unwrap();
+    let everything = outside_the_tool_diff(report);
     let produced = &report.produced;
-    let everything = [
-        json,
-        produced.log_lines.join("\n"),
-        produced.hash_inputs.join("\n"),
-    ]
-    .join("\n");
     assert!(
         !everything.contains("CANARY"),
         "{scenario}: a canary left the adapter"
