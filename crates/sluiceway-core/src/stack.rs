@@ -151,7 +151,8 @@ pub struct StackSettings {
     /// Globs from the repository root whose changes the stack claims besides its directory.
     pub inputs: Vec<String>,
     pub depends_on: Vec<StackId>,
-    /// `dependsOn: auto`: read from the stack's references at preview time.
+    /// `dependsOn: auto`: the stacks its YAML program references were added to
+    /// `depends_on` at discovery (decision 0059).
     pub depends_on_auto: bool,
     pub phase: Option<String>,
     /// Scheduled and manual full scans look for drift (`drift.enabled`, per stack or
@@ -161,6 +162,9 @@ pub struct StackSettings {
     pub preview_timeout_minutes: Option<u32>,
     /// Rows carry a fingerprint of the values they do not show (`valueFingerprint`).
     pub value_fingerprint: bool,
+    /// A scan makes the Pulumi stack in its backend when the backend lacks it
+    /// (`createInBackend`, decision 0107); no other mode does.
+    pub create_in_backend: bool,
 }
 
 impl Default for StackSettings {
@@ -175,6 +179,7 @@ impl Default for StackSettings {
             drift: false,
             preview_timeout_minutes: None,
             value_fingerprint: true,
+            create_in_backend: false,
         }
     }
 }

@@ -252,3 +252,47 @@ fn declared_kubectl_directories_must_hold_manifests() {
         ]
     );
 }
+
+/// Decision 0059 over a whole discovery: an `auto` stack waits on what its YAML program
+/// references, by project and stack name, even when an entry gave the target another
+/// id; an entry's own ids add up with them; createInBackend reaches the stack it names.
+#[test]
+fn dependencies_come_from_a_yaml_programs_stack_references() {
+    let repo = MemoryRepo::default()
+        .with("infra/Pulumi.yaml", "name: network\nruntime: yaml\n")
+        .with("infra/Pulumi.prod.yaml", "")
+        .with("infra/Pulumi.dev.yaml", "")
+        .with(
+            "web/Pulumi.yaml",
+            "name: web\nruntime: yaml\nresources:\n  net:\n    type: pulumi:pulumi:StackReference\n    properties:\n      name: acme/network/prod\n  gone:\n    type: pulumi:pulumi:StackReference\n    properties:\n      name: acme/elsewhere/prod\n",
+        )
+        .with("web/Pulumi.prod.yaml", "")
+        .with("db/cm.yaml", "kind: ConfigMap\n")
+        .with(
+            "sluiceway.yaml",
+            "stacks:\n  - path: infra\n    name: prod\n    id: network\n  - path: web\n    dependsOn: auto\n  - path: db\n    tool: kubectl\n  - path: web\n    name: prod\n    dependsOn: [db]\n    createInBackend: true\n",
+        );
+    let found = run(&repo).unwrap();
+    let web = found
+        .stacks
+        .iter()
+        .find(|s| s.id.as_str() == "web:prod")
+        .unwrap();
+    let ids: Vec<&str> = web.settings.depends_on.iter().map(|i| i.as_str()).collect();
+    assert_eq!(ids, ["db", "network"]);
+    assert!(web.settings.create_in_backend);
+    assert_eq!(
+        found
+            .unresolved_references
+            .values()
+            .copied()
+            .collect::<Vec<_>>(),
+        [1]
+    );
+    let dev = found
+        .stacks
+        .iter()
+        .find(|s| s.id.as_str() == "infra:dev")
+        .unwrap();
+    assert!(!dev.settings.create_in_backend);
+}

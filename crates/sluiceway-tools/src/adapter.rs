@@ -16,6 +16,8 @@ use crate::helm;
 use crate::kubectl::{self, rendered_set::RenderedSet};
 use crate::opentofu::{self, Binary, SavedPlan};
 use crate::pulumi;
+pub use crate::pulumi::Ensured;
+pub use crate::pulumi::history::{DeployKind, Deployed};
 use crate::tool_log::{ToolDiffText, ToolLog};
 pub use crate::tool_run::{Checked, Context, VersionError};
 
@@ -168,6 +170,7 @@ impl Adapter {
                     id: stack.id.clone(),
                     dir,
                     name: name.clone(),
+                    create_in_backend: stack.settings.create_in_backend,
                 })),
                 None => Err(Unsupported {
                     tool: Tool::Pulumi,
@@ -248,6 +251,38 @@ impl Adapter {
                     step: Prepare::DependencyBuild,
                 })
                 .collect(),
+        }
+    }
+
+    /// Makes the stack in its backend when the backend lacks it and its entry asks
+    /// (`createInBackend`, decision 0107); `None` when there is nothing to ask. Only a
+    /// scan calls it, once per job before the stack's first preview: a deploy of a stack
+    /// that vanished fails its fresh preview instead.
+    pub fn ensure_in_backend(&self, ctx: &Context<'_>) -> Option<Step<Ensured>> {
+        match self {
+            Adapter::Pulumi(stack) if stack.create_in_backend => {
+                Some(pulumi::ensure_in_backend(stack, ctx))
+            }
+            _ => None,
+        }
+    }
+
+    /// The deploys the tool's own history lists for this stack, newest first, at most
+    /// `page_size` of its updates (decision 0073); `None` for tools whose history is not
+    /// read. A full scan asks, to show deploys made outside the dashboard.
+    pub fn deploy_history(&self, ctx: &Context<'_>, page_size: u32) -> Option<Step<Vec<Deployed>>> {
+        match self {
+            Adapter::Pulumi(stack) => Some(pulumi::history(stack, ctx, page_size)),
+            _ => None,
+        }
+    }
+
+    /// The names of the stacks this stack's project holds in its backend (decision
+    /// 0074), asked in the project's directory; `None` for tools with no such list.
+    pub fn list_in_backend(&self, ctx: &Context<'_>) -> Option<Step<Vec<String>>> {
+        match self {
+            Adapter::Pulumi(stack) => Some(pulumi::list_stacks(&stack.dir, ctx)),
+            _ => None,
         }
     }
 

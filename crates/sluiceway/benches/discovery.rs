@@ -71,7 +71,7 @@ fn bench(c: &mut Criterion) {
     group.bench_function("5000 stacks, 50000 files", |b| {
         b.iter(|| {
             let mut printer = Printer::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
-            let outcome = sluiceway::check::run(dir.path(), true, &mut printer);
+            let outcome = sluiceway::check::run(dir.path(), true, false, &mut printer);
             assert_eq!(outcome, sluiceway::Outcome::Done);
         })
     });

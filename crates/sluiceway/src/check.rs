@@ -1,4 +1,5 @@
-//! `sluiceway check`: whether a repository's setup is understood, from its files alone.
+//! `sluiceway check`: whether a repository's setup is understood, from its files alone;
+//! with `--backend`, also whether each Pulumi stack's backend holds it.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -12,6 +13,7 @@ use sluiceway_core::named::unclaimed_named_files;
 use sluiceway_core::stack::{Origin, Stack};
 
 use crate::Outcome;
+use crate::backend_check::{self, BackendJson};
 use crate::checkout::Checkout;
 use crate::printer::Printer;
 use crate::setup::{self, Setup, SetupError};
@@ -30,6 +32,9 @@ pub struct CheckReport {
     pub problems: Vec<ProblemJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub setup: Option<SetupJson>,
+    /// With `--backend`: what each Pulumi project's backend holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backend: Option<BackendJson>,
 }
 
 #[derive(Debug, Serialize)]
@@ -71,6 +76,9 @@ pub struct StackJson {
     pub depends_on: Vec<String>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub depends_on_auto: bool,
+    /// With `dependsOn: auto`: how many stack references matched no stack, or several.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unresolved_references: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub phase: Option<String>,
     /// Why the stack exists: `pulumi stack file`, `found root module` or `declared`.
@@ -114,11 +122,20 @@ pub struct NamedJson {
     pub suggested_input: String,
 }
 
-pub fn run(repo: &Path, json: bool, printer: &mut Printer) -> Outcome {
+pub fn run(repo: &Path, json: bool, backend: bool, printer: &mut Printer) -> Outcome {
     let checkout = Checkout::new(repo);
     let report = match setup::read(&checkout) {
         Ok(setup) => match report(&setup, &checkout) {
-            Ok(report) => report,
+            Ok(mut report) => {
+                if backend {
+                    let mut log = Vec::new();
+                    report.backend = Some(ask_backends(&setup, &checkout, &mut log));
+                    for line in log {
+                        printer.say(&line);
+                    }
+                }
+                report
+            }
             Err(problem) => invalid(vec![problem]),
         },
         Err(SetupError::Problems(problems)) => invalid(problems),
@@ -133,7 +150,11 @@ pub fn run(repo: &Path, json: bool, printer: &mut Printer) -> Outcome {
             serde_json::to_string_pretty(&report).unwrap_or_default()
         ));
     } else if report.valid {
-        printer.result(&text(&report));
+        let mut out = text(&report);
+        if let Some(backend) = &report.backend {
+            out.push_str(&backend_check::text(backend));
+        }
+        printer.result(&out);
     } else {
         for problem in &report.problems {
             printer.say(&format!(
@@ -156,6 +177,25 @@ pub fn run(repo: &Path, json: bool, printer: &mut Printer) -> Outcome {
     } else {
         Outcome::Failed
     }
+}
+
+/// Asks the backends with the tools on this machine, with its environment but the
+/// action's inputs, ten minutes per question.
+fn ask_backends(setup: &Setup, checkout: &Checkout, log: &mut Vec<String>) -> BackendJson {
+    let runner = sluiceway_tools::process::SystemRunner::default();
+    let env: BTreeMap<String, String> = std::env::vars()
+        .filter(|(name, _)| !name.starts_with("INPUT_"))
+        .collect();
+    let scratch = std::env::temp_dir();
+    let ctx = sluiceway_tools::adapter::Context {
+        runner: &runner,
+        env: &env,
+        repository: "",
+        scratch: &scratch,
+        time_limit: std::time::Duration::from_secs(600),
+        deploy_limit: None,
+    };
+    backend_check::ask(&setup.config, &setup.discovery, checkout.root(), &ctx, log)
 }
 
 fn key_prefix(key: &str) -> String {
@@ -185,6 +225,7 @@ fn invalid(problems: Vec<ConfigProblem>) -> CheckReport {
             })
             .collect(),
         setup: None,
+        backend: None,
     }
 }
 
@@ -214,7 +255,14 @@ fn report(setup: &Setup, checkout: &Checkout) -> Result<CheckReport, ConfigProbl
         problems: Vec::new(),
         setup: Some(SetupJson {
             config_file: config.file.clone(),
-            stacks: discovery.stacks.iter().map(stack_json).collect(),
+            stacks: discovery
+                .stacks
+                .iter()
+                .map(|s| {
+                    let unresolved = discovery.unresolved_references.get(&s.id);
+                    stack_json(s, unresolved.copied().unwrap_or(0))
+                })
+                .collect(),
             ignored: discovery
                 .ignored
                 .iter()
@@ -270,10 +318,15 @@ fn report(setup: &Setup, checkout: &Checkout) -> Result<CheckReport, ConfigProbl
                 })
                 .collect(),
         }),
+        backend: None,
     })
 }
 
-fn stack_json(stack: &Stack) -> StackJson {
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+fn stack_json(stack: &Stack, unresolved_references: usize) -> StackJson {
     let (origin, evidence) = match &stack.origin {
         Origin::PulumiStackFile(file) => ("pulumi stack file", file.clone()),
         Origin::FoundRootModule(evidence) => ("found root module", evidence.clone()),
@@ -294,6 +347,7 @@ fn stack_json(stack: &Stack) -> StackJson {
             .map(ToString::to_string)
             .collect(),
         depends_on_auto: stack.settings.depends_on_auto,
+        unresolved_references,
         phase: stack.settings.phase.clone(),
         origin: origin.to_owned(),
         evidence,
@@ -331,7 +385,19 @@ fn text(report: &CheckReport) -> String {
             facts.push(format!("inputs: {}", stack.inputs.join(", ")));
         }
         if stack.depends_on_auto {
-            facts.push("depends on: its stack references (auto)".to_owned());
+            let on = if stack.depends_on.is_empty() {
+                "nothing".to_owned()
+            } else {
+                stack.depends_on.join(", ")
+            };
+            let mut fact = format!("depends on: {on} (from its stack references)");
+            if stack.unresolved_references > 0 {
+                fact.push_str(&format!(
+                    "; {} of its references name no stack here, or several",
+                    stack.unresolved_references
+                ));
+            }
+            facts.push(fact);
         } else if !stack.depends_on.is_empty() {
             facts.push(format!("depends on: {}", stack.depends_on.join(", ")));
         }

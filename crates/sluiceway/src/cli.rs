@@ -31,6 +31,10 @@ pub enum Command {
         /// Print one JSON document (see docs/formats/check-json.md) instead of the report.
         #[arg(long)]
         json: bool,
+        /// Also ask each Pulumi project's backend which of its stacks it holds
+        /// (`pulumi stack ls`, read-only), with the tools and credentials of this machine.
+        #[arg(long)]
+        backend: bool,
     },
     /// Write a starter workflow (.github/workflows/deploy-dashboard.yml) and, when there
     /// is none, a first sluiceway.yaml read from the repository's files.

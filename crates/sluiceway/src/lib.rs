@@ -1,5 +1,6 @@
 //! The `sluiceway` command: wiring, output and exit codes around the pure core.
 
+pub mod backend_check;
 pub mod check;
 pub mod checkout;
 pub mod cli;
@@ -41,7 +42,11 @@ impl From<Outcome> for ExitCode {
 
 pub fn run(cli: Cli, printer: &mut Printer) -> ExitCode {
     let outcome = match cli.command {
-        Command::Check { repo, json } => check::run(&repo, json, printer),
+        Command::Check {
+            repo,
+            json,
+            backend,
+        } => check::run(&repo, json, backend, printer),
         Command::Init { repo, force } => init::run(&repo, force, printer),
         Command::Dashboard(DashboardCommand::Read { file, json }) => {
             dashboard::read(&file, json, printer)

@@ -64,6 +64,8 @@ pub struct StackEntry {
     pub preview_timeout_minutes: Option<u32>,
     /// `valueFingerprint` for the stacks it covers.
     pub value_fingerprint: Option<bool>,
+    /// `createInBackend` (Pulumi only): the scan makes the stack when its backend lacks it.
+    pub create_in_backend: Option<bool>,
 }
 
 impl StackEntry {

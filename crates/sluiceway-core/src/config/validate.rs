@@ -566,6 +566,7 @@ fn stack_entry(
         drift: raw.drift.map(|d| d.enabled),
         preview_timeout_minutes: raw.preview_timeout,
         value_fingerprint: raw.value_fingerprint,
+        create_in_backend: raw.create_in_backend,
     })
 }
 

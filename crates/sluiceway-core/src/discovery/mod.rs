@@ -8,6 +8,7 @@
 mod declared;
 mod dependencies;
 mod pulumi;
+mod references;
 pub mod root_module;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -38,6 +39,9 @@ pub struct Discovery {
     pub root_modules: BTreeMap<String, Verdict>,
     /// Why root-module discovery did not run, when it did not.
     pub root_modules_off: Option<String>,
+    /// For each `dependsOn: auto` stack, how many of its stack references matched no
+    /// stack of the repository, or several.
+    pub unresolved_references: BTreeMap<StackId, usize>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,7 +82,15 @@ pub fn discover(
     };
 
     let mut candidates: Vec<Stack> = Vec::new();
+    let mut programs = references::Programs::new();
     for found in pulumi::find(files, source, &mut problems) {
+        programs.insert(
+            (found.dir.clone(), found.name.clone()),
+            references::Program {
+                project: found.project.clone(),
+                references: found.references.clone(),
+            },
+        );
         candidates.push(new_stack(
             found.dir,
             Some(found.name),
@@ -204,6 +216,7 @@ pub fn discover(
 
     kept.sort_by(|a, b| a.id.cmp(&b.id));
     discovery.ignored.sort_by(|a, b| a.id.cmp(&b.id));
+    discovery.unresolved_references = references::resolve(&mut kept, &programs);
     dependencies::check(config, &kept, &discovery.ignored, &mut problems, &file);
     discovery.stacks = kept;
 
@@ -296,6 +309,9 @@ fn apply_entries(
             }
             if let Some(on) = entry.value_fingerprint {
                 settings.value_fingerprint = on;
+            }
+            if let Some(on) = entry.create_in_backend {
+                settings.create_in_backend = on;
             }
             settings.inputs.extend(entry.inputs.iter().cloned());
             match &entry.depends_on {

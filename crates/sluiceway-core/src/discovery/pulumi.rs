@@ -1,7 +1,9 @@
 //! Pulumi stacks, found from files alone: a project file `Pulumi.yaml` (or `.yml`) and,
 //! beside it or in its `stackConfigDir`, one `Pulumi.<name>.<same extension>` per stack.
+//! The project's name and the stack references its YAML program names are read here
+//! too, for `dependsOn: auto`; no tool runs.
 
-use saphyr::{LoadableYamlNode, Yaml};
+use saphyr::{LoadableYamlNode, YamlOwned};
 
 use crate::config::{ConfigProblem, KeyPath, Position};
 use crate::repo::{FileSource, RepoFiles, child, join};
@@ -14,6 +16,10 @@ pub(crate) struct PulumiStack {
     pub name: String,
     /// The stack file, as evidence.
     pub file: String,
+    /// The project's `name`.
+    pub project: Option<String>,
+    /// The `name` of every `pulumi:pulumi:StackReference` its YAML program declares.
+    pub references: Vec<String>,
 }
 
 pub(crate) fn find(
@@ -41,9 +47,17 @@ pub(crate) fn find(
             }
         };
         let project_file = child(dir, &format!("Pulumi.{ext}"));
-        let config_dir = match stack_config_dir(&project_file, source) {
-            Ok(None) => dir.to_owned(),
-            Ok(Some(relative)) => match join(dir, &relative) {
+        let project = match read_project(&project_file, source) {
+            Ok(project) => project,
+            Err(problem) => {
+                problems.push(problem);
+                continue;
+            }
+        };
+        let references = references(dir, &project, source);
+        let config_dir = match &project.stack_config_dir {
+            None => dir.to_owned(),
+            Some(relative) => match join(dir, relative) {
                 Some(config_dir) => config_dir,
                 None => {
                     problems.push(file_problem(
@@ -54,10 +68,6 @@ pub(crate) fn find(
                     continue;
                 }
             },
-            Err(problem) => {
-                problems.push(problem);
-                continue;
-            }
         };
         let suffix = format!(".{ext}");
         for name in files.files_in(&config_dir) {
@@ -74,6 +84,8 @@ pub(crate) fn find(
                 dir: dir.to_owned(),
                 name: stack.to_owned(),
                 file: child(&config_dir, name),
+                project: project.name.clone(),
+                references: references.clone(),
             });
         }
     }
@@ -89,11 +101,21 @@ fn file_problem(file: &str, position: Position, message: &str) -> ConfigProblem 
     }
 }
 
-/// The project's `stackConfigDir`, when it sets one.
-fn stack_config_dir(
-    project_file: &str,
-    source: &impl FileSource,
-) -> Result<Option<String>, ConfigProblem> {
+/// What discovery reads of a project file.
+struct Project {
+    name: Option<String>,
+    stack_config_dir: Option<String>,
+    /// The YAML runtime's program: its resources, when they sit in the project file.
+    yaml: Option<YamlOwned>,
+    /// `main`: the directory of a YAML program's `Main.yaml`.
+    main: Option<String>,
+}
+
+fn parse(text: &str) -> Result<Option<YamlOwned>, saphyr::ScanError> {
+    Ok(YamlOwned::load_from_str(text)?.into_iter().next())
+}
+
+fn read_project(project_file: &str, source: &impl FileSource) -> Result<Project, ConfigProblem> {
     let text = source.read_text(project_file).ok_or_else(|| {
         file_problem(
             project_file,
@@ -101,7 +123,7 @@ fn stack_config_dir(
             "the Pulumi project file could not be read as text",
         )
     })?;
-    let docs = Yaml::load_from_str(&text).map_err(|e| {
+    let root = parse(&text).map_err(|e| {
         file_problem(
             project_file,
             Position {
@@ -111,13 +133,64 @@ fn stack_config_dir(
             &format!("not valid YAML: {}", e.info()),
         )
     })?;
-    let Some(root) = docs.first() else {
-        return Ok(None);
+    let text_of = |key: &str| {
+        root.as_ref()
+            .and_then(|r| r.as_mapping_get(key))
+            .and_then(|v| v.as_str())
+            .map(str::to_owned)
     };
-    Ok(root
-        .as_mapping_get("stackConfigDir")
-        .and_then(|v| v.as_str())
-        .map(str::to_owned))
+    let runtime = root
+        .as_ref()
+        .and_then(|r| r.as_mapping_get("runtime"))
+        .and_then(|r| {
+            r.as_str()
+                .or_else(|| r.as_mapping_get("name").and_then(|n| n.as_str()))
+                .map(str::to_owned)
+        });
+    Ok(Project {
+        name: text_of("name"),
+        stack_config_dir: text_of("stackConfigDir"),
+        main: text_of("main"),
+        yaml: root.filter(|_| runtime.as_deref() == Some("yaml")),
+    })
+}
+
+/// The names a YAML program's stack references give, written as plain text; a name
+/// built from an expression is left to the preview. Programs in other languages are not
+/// read.
+fn references(dir: &str, project: &Project, source: &impl FileSource) -> Vec<String> {
+    let Some(project_yaml) = &project.yaml else {
+        return Vec::new();
+    };
+    let program = match &project.main {
+        None => Some(project_yaml.clone()),
+        Some(main) => join(dir, main.trim_end_matches('/'))
+            .and_then(|main_dir| source.read_text(&child(&main_dir, "Main.yaml")))
+            .and_then(|text| parse(&text).ok().flatten()),
+    };
+    let Some(resources) = program
+        .as_ref()
+        .and_then(|p| p.as_mapping_get("resources"))
+        .and_then(|r| r.as_mapping())
+    else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = resources
+        .values()
+        .filter(|r| {
+            r.as_mapping_get("type").and_then(|t| t.as_str())
+                == Some("pulumi:pulumi:StackReference")
+        })
+        .filter_map(|r| {
+            r.as_mapping_get("properties")
+                .and_then(|p| p.as_mapping_get("name"))
+                .and_then(|n| n.as_str())
+                .map(str::to_owned)
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
 }
 
 #[cfg(test)]
@@ -153,5 +226,52 @@ mod tests {
         find(&repo.files(), &repo, &mut problems);
         assert_eq!(problems.len(), 1);
         assert_eq!(problems[0].file, "x/Pulumi.yaml");
+    }
+
+    #[test]
+    fn a_yaml_program_names_its_stack_references() {
+        let reference = |name: &str| {
+            format!(
+                "  {name}:\n    type: pulumi:pulumi:StackReference\n    properties:\n      name: {name}\n"
+            )
+        };
+        let repo = MemoryRepo::default()
+            .with(
+                "app/Pulumi.yaml",
+                &format!(
+                    "name: app\nruntime: yaml\nresources:\n{}{}  other:\n    type: kubernetes:core/v1:ConfigMap\n",
+                    reference("network/prod"),
+                    reference("dev")
+                ),
+            )
+            .with("app/Pulumi.dev.yaml", "")
+            .with("web/Pulumi.yml", "name: web\nruntime:\n  name: yaml\nmain: program/\n")
+            .with("web/program/Main.yaml", &format!("resources:\n{}", reference("acme/app/dev")))
+            .with("web/Pulumi.dev.yml", "")
+            .with("ts/Pulumi.yaml", "name: ts\nruntime: nodejs\nresources:\n  x:\n    type: pulumi:pulumi:StackReference\n")
+            .with("ts/Pulumi.dev.yaml", "");
+        let mut problems = Vec::new();
+        let found = find(&repo.files(), &repo, &mut problems);
+        let refs: Vec<(String, Vec<String>)> = found
+            .iter()
+            .map(|s| {
+                (
+                    format!("{}:{}", s.project.as_deref().unwrap_or("?"), s.name),
+                    s.references.clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            refs,
+            [
+                (
+                    "app:dev".to_owned(),
+                    vec!["dev".to_owned(), "network/prod".to_owned()]
+                ),
+                ("ts:dev".to_owned(), vec![]),
+                ("web:dev".to_owned(), vec!["acme/app/dev".to_owned()]),
+            ]
+        );
+        assert!(problems.is_empty());
     }
 }

@@ -53,6 +53,7 @@ fn stack_of(command: &RecordedCommand, example: &Path) -> pulumi::Stack {
         id: StackId::derive(&command.cwd, Some(&name)),
         dir,
         name,
+        create_in_backend: false,
     }
 }
 

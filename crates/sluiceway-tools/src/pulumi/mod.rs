@@ -50,6 +50,8 @@ pub struct Stack {
     pub dir: PathBuf,
     /// The stack's name in its backend: the `<name>` of `Pulumi.<name>.yaml`.
     pub name: String,
+    /// A scan makes the stack when its backend lacks it (`createInBackend`).
+    pub create_in_backend: bool,
 }
 
 impl Stack {
@@ -299,6 +301,7 @@ mod tests {
             id: StackId::derive("network", Some("dev")),
             dir: PathBuf::from("/r/network"),
             name: "dev".into(),
+            create_in_backend: false,
         };
         assert_eq!(
             stack.command(&["preview", "--json"]).join(" "),
