@@ -90,6 +90,7 @@ fn view(stacks: usize) -> View {
         rows,
         unknown: vec![],
         trail: vec![],
+        outside: vec![],
         ignored: vec![],
         confirms: vec![],
         bulk_notes: Vec::new(),

@@ -7,12 +7,14 @@
 
 use std::fmt::Write as _;
 
+use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use sluiceway_core::config::raw::{DestroyAlert, InSyncSection, Section};
 
 use crate::facts::{RowFacts, RowState};
 use crate::header;
 use crate::marker::Marker;
+use crate::outside::OutsideKind;
 use crate::rows::{self, Style, time};
 use crate::view::{BulkSection, Confirm, Hint, NoteWhy, RowSource, TrailResult, View};
 
@@ -694,41 +696,82 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block]) -> String {
                 }
             }
             Section::RecentlyDeployed => {
-                let entries: Vec<_> = view
+                // Sluiceway's own deploys and those made outside it, newest first; at the
+                // same minute a record comes first.
+                let mut lines: Vec<(Timestamp, Trail<'_>)> = view
                     .trail
                     .iter()
-                    .take(usize::try_from(layout.recently_deployed).unwrap_or(0))
+                    .map(|e| (e.at, Trail::Record(e)))
+                    .chain(view.outside.iter().map(|d| (d.at, Trail::Outside(d))))
                     .collect();
-                if entries.is_empty() {
+                lines.sort_by_key(|line| std::cmp::Reverse(line.0));
+                lines.truncate(usize::try_from(layout.recently_deployed).unwrap_or(0));
+                if lines.is_empty() {
                     continue;
                 }
                 let zone_name = zone.iana_name().unwrap_or("UTC");
                 let _ = write!(out, "## Recently deployed\n\nTimes are in {zone_name}.\n\n");
-                for entry in entries {
-                    let (dot, word) = match entry.result {
-                        TrailResult::Deployed => ("🟢", ""),
-                        TrailResult::DriftFixed => ("🟢", "drift fixed · "),
-                        TrailResult::NoChanges => ("⚪", "no changes · "),
-                        TrailResult::Rehearsed => ("🟣", "rehearsed · "),
-                        TrailResult::Failed => ("🔴", "failed · "),
-                    };
-                    let dot = if personality {
+                let dot_of = |dot: &str| {
+                    if personality {
                         format!("{dot}&nbsp;")
                     } else {
                         String::new()
-                    };
-                    let at = entry
-                        .at
-                        .to_zoned_datetime(zone.clone())
+                    }
+                };
+                let minute = |at: &Timestamp| {
+                    at.to_zoned_datetime(zone.clone())
                         .strftime("%m-%d %H:%M")
-                        .to_string();
-                    let _ = writeln!(
-                        out,
-                        "- {dot}{} · {word}{} · {at} · [run]({})",
-                        crate::escape::text(entry.stack.as_str()),
-                        crate::escape::text(&entry.login),
-                        entry.run
-                    );
+                        .to_string()
+                };
+                for (_, line) in lines {
+                    match line {
+                        Trail::Record(entry) => {
+                            let (dot, word) = match entry.result {
+                                TrailResult::Deployed => ("🟢", ""),
+                                TrailResult::DriftFixed => ("🟢", "drift fixed · "),
+                                TrailResult::NoChanges => ("⚪", "no changes · "),
+                                TrailResult::Rehearsed => ("🟣", "rehearsed · "),
+                                TrailResult::Failed => ("🔴", "failed · "),
+                            };
+                            let _ = writeln!(
+                                out,
+                                "- {}{} · {word}{} · {} · [run]({})",
+                                dot_of(dot),
+                                crate::escape::text(entry.stack.as_str()),
+                                crate::escape::text(&entry.login),
+                                minute(&entry.at),
+                                entry.run
+                            );
+                        }
+                        Trail::Outside(deploy) => {
+                            let what = match deploy.kind {
+                                OutsideKind::Deploy => "deployed outside the dashboard",
+                                OutsideKind::Destroy => "destroyed outside the dashboard",
+                            };
+                            let from = match &deploy.commit {
+                                Some(sha) => format!(
+                                    ", from [{}]({}){}",
+                                    &sha[..7],
+                                    view.links.commit(sha),
+                                    if deploy.dirty {
+                                        " with uncommitted changes"
+                                    } else {
+                                        ""
+                                    }
+                                ),
+                                None if deploy.dirty => ", with uncommitted changes".to_owned(),
+                                None => String::new(),
+                            };
+                            let _ = writeln!(
+                                out,
+                                "- {}{} · {what}{from} · {} {}",
+                                dot_of("🟢"),
+                                crate::escape::text(deploy.stack.as_str()),
+                                minute(&deploy.at),
+                                deploy.marker().render()
+                            );
+                        }
+                    }
                 }
                 out.push('\n');
             }
@@ -774,4 +817,10 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block]) -> String {
     let trimmed = out.trim_end_matches('\n').len();
     out.truncate(trimmed);
     out
+}
+
+/// One line of the trail: a deployment record's, or a deploy the tool's history lists.
+enum Trail<'a> {
+    Record(&'a crate::view::TrailEntry),
+    Outside(&'a crate::outside::OutsideDeploy),
 }

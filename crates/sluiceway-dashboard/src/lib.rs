@@ -7,6 +7,7 @@ pub mod escape;
 pub mod facts;
 pub mod header;
 pub mod marker;
+pub mod outside;
 pub mod pictures;
 pub mod preview_page;
 pub mod reader;

@@ -34,6 +34,8 @@ pub struct ReadBody {
     pub rows: Vec<RowBlock>,
     pub rescan: Option<BoxLine>,
     pub bulk: Vec<BoxLine>,
+    /// The markers of the trail's lines for deploys made outside the dashboard.
+    pub outside: Vec<Marker>,
 }
 
 impl ReadBody {
@@ -102,6 +104,10 @@ pub fn read(body: &str) -> ReadBody {
                     marker,
                     ticked: box_state(line) == Some(true),
                 });
+                i += 1;
+            }
+            "outside" => {
+                read.outside.push(marker);
                 i += 1;
             }
             _ => i += 1,

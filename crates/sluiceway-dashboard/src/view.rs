@@ -14,6 +14,8 @@ pub struct View {
     /// Blocks of rows in states this version does not know, carried byte for byte.
     pub unknown: Vec<String>,
     pub trail: Vec<TrailEntry>,
+    /// Deploys the tools' own histories list and no record names (decision 0073).
+    pub outside: Vec<crate::outside::OutsideDeploy>,
     pub ignored: Vec<Ignored>,
     /// Bulk boxes someone ticked, now waiting for their confirmation.
     pub confirms: Vec<Confirm>,

@@ -38,6 +38,7 @@ fn view(rows: Vec<Row>) -> View {
         rows: rows.into_iter().map(RowSource::Fresh).collect(),
         unknown: vec![],
         trail: vec![],
+        outside: vec![],
         ignored: vec![],
         confirms: vec![],
         bulk_notes: Vec::new(),
@@ -571,4 +572,41 @@ proptest! {
         let carried = View { rows: reader::read(&body).rows.into_iter().map(RowSource::Carried).collect(), ..first };
         prop_assert_eq!(body::render(&carried).unwrap(), body);
     }
+}
+
+/// Decision 0073: deploys made outside the dashboard sit on the trail in time order with
+/// Sluiceway's own (a commit linked, uncommitted changes said, a destroy named, never
+/// who), and every writer reads their markers back to the same lines.
+#[test]
+fn deploys_made_outside_the_dashboard_are_on_the_trail() {
+    use sluiceway_dashboard::outside::{self, OutsideDeploy, OutsideKind};
+    let mut view = every_state();
+    view.outside = vec![
+        OutsideDeploy::new(
+            id("network:dev"),
+            OutsideKind::Deploy,
+            at("2026-11-30T10:02:00Z"),
+            Some("59ff6e7c0a1b2c3d4e5f60718293a4b5c6d7e8f9".into()),
+            true,
+        ),
+        OutsideDeploy::new(
+            id("network:prod"),
+            OutsideKind::Destroy,
+            at("2026-11-29T17:00:00Z"),
+            None,
+            false,
+        ),
+    ];
+    let body = body::render(&view).unwrap();
+    let trail = &body[body.find("## Recently deployed").unwrap()..];
+    let end = ["\n## ", "\n---", "\n<details>"]
+        .iter()
+        .filter_map(|next| trail[1..].find(next).map(|i| i + 1))
+        .min()
+        .unwrap_or(trail.len());
+    insta::assert_snapshot!(&trail[..end]);
+    assert_eq!(
+        outside::from_markers(&reader::read(&body).outside),
+        view.outside
+    );
 }

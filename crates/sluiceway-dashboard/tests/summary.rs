@@ -26,6 +26,7 @@ fn view(rows: Vec<Row>) -> View {
         rows: rows.into_iter().map(RowSource::Fresh).collect(),
         unknown: vec![],
         trail: vec![],
+        outside: vec![],
         ignored: vec![],
         confirms: vec![],
         bulk_notes: Vec::new(),

@@ -2,10 +2,14 @@
 //! Kubernetes provider (built from the Go module proxy by `scripts/build-pulumi.sh`)
 //! against the real local control plane and a file backend in the checkout: network:dev
 //! deployed by hand, then changed in the code and in the cluster; app:dev never
-//! deployed. The real `sluiceway` binary, run as a GitHub Actions job runs it against the
-//! emulator, shows both pending (network's drift beside its change), deploys network:dev
-//! on a tick with its drift put back, and the next scan finds it in sync. Without the
-//! tools the test says so and passes, but not in CI.
+//! deployed and waiting on network:dev through its stack reference (`dependsOn: auto`);
+//! network:prod not in the backend, and made there by the scan (`createInBackend`). The
+//! real `sluiceway` binary, run as a GitHub Actions job runs it against the emulator,
+//! shows all three pending (network's drift beside its change), refuses app's tick while
+//! network:dev waits, deploys network:dev on a tick with its drift put back, finds it in
+//! sync, and then deploys app. The deploy by hand is on the trail from network:dev's own
+//! history; Sluiceway's own deploy is not counted as one from outside. Without the tools
+//! the test says so and passes, but not in CI.
 
 #![allow(
     clippy::print_stderr,
@@ -23,11 +27,15 @@ use support::job::*;
 
 const CONFIG: &str = "ignore:
   - \"generated/*:*\"
-  - \"network:prod\"
 stacks:
   - path: network
     drift:
       enabled: true
+  - path: network
+    name: prod
+    createInBackend: true
+  - path: app
+    dependsOn: auto
 ";
 const PASSPHRASE: &str = "sluiceway-fixtures";
 
@@ -153,6 +161,24 @@ fn pulumi_stacks_preview_drift_check_deploy_and_repair() {
         ],
     );
 
+    // The check asks the backend: network:dev and app:dev are there, network:prod is
+    // not and its entry lets the first scan make it.
+    let checked = run(
+        Path::new(env!("CARGO_BIN_EXE_sluiceway")),
+        &path,
+        &env,
+        job.checkout.path(),
+        &["check", "--backend"],
+    );
+    for line in [
+        "  app:dev · yes",
+        "  network:dev · yes",
+        "  network:prod · created by the first scan",
+    ] {
+        assert!(checked.contains(line), "{line}: {checked}");
+    }
+    assert!(!checked.contains("warning:"), "{checked}");
+
     let sha = push(&bed, "a new tier", &["network/Pulumi.yaml"]);
     job.env.extend(env.iter().cloned());
     let ran = job.run_with(&bed, "schedule", &sha, &path, &[]);
@@ -171,9 +197,42 @@ fn pulumi_stacks_preview_drift_check_deploy_and_repair() {
     );
     assert!(rows["app:dev"].contains("state=\"pending\""), "{body}");
     assert!(rows["app:dev"].contains("release"), "{body}");
+    assert!(
+        ran.log
+            .contains("network:prod: made in its backend, which did not hold it."),
+        "{}",
+        ran.log
+    );
+    assert!(rows["network:prod"].contains("state=\"pending\""), "{body}");
+    assert!(
+        rows["network:prod"].contains("credentials"),
+        "all creates: {body}"
+    );
+    // The deploy by hand is on the trail, from network:dev's own history.
+    assert!(
+        body.contains("network:dev · deployed outside the dashboard · "),
+        "{body}"
+    );
+    assert_eq!(
+        body.matches("sluiceway:outside stack=\"network:dev\"")
+            .count(),
+        1,
+        "{body}"
+    );
     for text in [&body, &ran.summary, &ran.result_text, &ran.log] {
         assert!(!text.contains("CANARY"), "a value left the adapter: {text}");
     }
+
+    // app:dev reads network:dev's outputs, so its tick waits while network:dev has a
+    // change waiting.
+    tick(&bed, number, "alice", "app:dev");
+    job.payload = Some(edit_event(&bed, number));
+    let ran = job.run_with(&bed, "issues", &sha, &path, &[("mode", "")]);
+    job.payload = None;
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(!ran.log.contains("app:dev: deployed."), "{}", ran.log);
+    let body = bed.body(number);
+    assert!(body.contains("it depends on **network:dev**"), "{body}");
 
     tick(&bed, number, "alice", "network:dev");
     job.payload = Some(edit_event(&bed, number));

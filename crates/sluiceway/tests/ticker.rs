@@ -62,6 +62,7 @@ fn scanned() -> String {
             .collect(),
         unknown: vec![],
         trail: vec![],
+        outside: vec![],
         ignored: vec![],
         confirms: vec![],
         bulk_notes: Vec::new(),

@@ -155,6 +155,18 @@ impl Records {
             .collect()
     }
 
+    /// The runs of each stack's records, whatever their result: a tool's history entry
+    /// of one of them is Sluiceway's own deploy (decision 0073).
+    pub fn runs(&self) -> BTreeMap<StackId, BTreeSet<u64>> {
+        let mut runs: BTreeMap<StackId, BTreeSet<u64>> = BTreeMap::new();
+        for record in &self.all {
+            runs.entry(record.stack.clone())
+                .or_default()
+                .insert(record.payload.run);
+        }
+        runs
+    }
+
     /// Every deploy that ended, newest first (decision 0062).
     pub fn trail(&self, run_url: impl Fn(u64) -> String) -> Vec<TrailEntry> {
         self.all

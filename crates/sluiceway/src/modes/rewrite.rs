@@ -5,6 +5,7 @@
 use sluiceway_core::config::Config;
 use sluiceway_core::discovery::Discovery;
 use sluiceway_dashboard::body;
+use sluiceway_dashboard::outside::{self, OutsideDeploy};
 use sluiceway_dashboard::reader::{self, ReadBody, RowBlock};
 use sluiceway_dashboard::view::{
     BulkNote, BulkSection, Confirm, Ignored, Links, RowSource, TrailEntry, View,
@@ -106,6 +107,7 @@ impl Rewrite<'_> {
                 .collect(),
             unknown: live.unknown_rows().map(|r| r.text.clone()).collect(),
             trail: self.trail.clone(),
+            outside: carried_outside(live, self.discovery),
             ignored: ignored(self.discovery),
             confirms: boxes.confirms,
             bulk_notes: boxes.notes,
@@ -134,6 +136,15 @@ impl Rewrite<'_> {
                 .unwrap_or_else(|| from.to_owned())
         })
     }
+}
+
+/// The trail's lines for deploys made outside the dashboard, as the live body holds
+/// them, for the stacks that still exist.
+pub fn carried_outside(live: &ReadBody, discovery: &Discovery) -> Vec<OutsideDeploy> {
+    outside::from_markers(&live.outside)
+        .into_iter()
+        .filter(|d| discovery.stacks.iter().any(|s| s.id == d.stack))
+        .collect()
 }
 
 /// The stacks `ignore` leaves out, as the In sync section lists them.

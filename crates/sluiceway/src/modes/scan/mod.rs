@@ -31,7 +31,7 @@ use sluiceway_dashboard::reader::{self, ReadBody};
 use sluiceway_dashboard::view::{Hint, Links, View};
 use sluiceway_dashboard::{body, summary};
 use sluiceway_github::GitHub;
-use sluiceway_tools::adapter::{Adapter, Context};
+use sluiceway_tools::adapter::{Adapter, Context, Ensured};
 
 use crate::Outcome;
 use crate::checkout::Checkout;
@@ -181,6 +181,8 @@ fn scan(
         job_url: job_url(s),
         hints: Vec::new(),
         version: identity::VERSION,
+        histories: BTreeMap::new(),
+        own_runs: BTreeMap::new(),
     };
 
     // The first write: the dashboard says a scan is running (decision 0108).
@@ -284,6 +286,33 @@ fn scan(
             }
         }
     }
+    // Stacks whose entries ask to be made in their backends (decision 0107), one at a
+    // time; a failure fails only that stack's preview.
+    for adapter in &adapters {
+        if found.contains_key(adapter.id()) {
+            continue;
+        }
+        let Some(step) = adapter.ensure_in_backend(&ctx) else {
+            continue;
+        };
+        let id = adapter.id().clone();
+        logs.entry(id.clone())
+            .or_default()
+            .extend(step.log.job_log_lines().iter().cloned());
+        match step.result {
+            Ok(Ensured::Created) => printer.say(&format!(
+                "{id}: made in its backend, which did not hold it."
+            )),
+            Ok(Ensured::AlreadyThere) => printer.say(&format!("{id}: its backend holds it.")),
+            Err(failure) => {
+                printer.say(&format!(
+                    "{id}: it could not be made in its backend: {}.",
+                    failure.reason
+                ));
+                found.insert(id, Found::Failed(failure));
+            }
+        }
+    }
     adapters.retain(|a| !found.contains_key(a.id()));
 
     if !adapters.is_empty() {
@@ -348,6 +377,34 @@ fn scan(
                     Err(failure) => Found::Failed(failure),
                 },
             );
+        }
+    }
+
+    // A full scan reads each stack's own history, for the deploys made outside the
+    // dashboard (decision 0073); one that cannot be read keeps its lines.
+    let page_size = config.settings.dashboard.recently_deployed;
+    if plan.is_full() && page_size > 0 {
+        for adapter in &adapters {
+            let Some(step) = adapter.deploy_history(&ctx, page_size) else {
+                continue;
+            };
+            let id = adapter.id().clone();
+            match step.result {
+                Ok(entries) => {
+                    scanned.histories.insert(id, entries);
+                }
+                Err(failure) => {
+                    printer.say(&format!(
+                        "::warning::The history of {id} could not be read: {}. Its lines on the trail stay as they were.",
+                        failure.reason
+                    ));
+                    printer.say(&format!("::group::[{id}] history"));
+                    for line in step.log.job_log_lines() {
+                        printer.say(line);
+                    }
+                    printer.say("::endgroup::");
+                }
+            }
         }
     }
 
@@ -578,6 +635,8 @@ fn write_github(
         hints: scanned.hints.clone(),
         links: scanned.links.clone(),
         job_url: scanned.job_url.clone(),
+        histories: scanned.histories.clone(),
+        own_runs: records.runs(),
         ..*scanned
     };
     let ticks = ResolveRuns {

@@ -14,11 +14,13 @@ use sluiceway_core::discovery::Discovery;
 use sluiceway_core::failure::{Failure, FailureReason};
 use sluiceway_core::stack::StackId;
 use sluiceway_dashboard::facts::RowState;
+use sluiceway_dashboard::outside::{self, OutsideDeploy, OutsideKind};
 use sluiceway_dashboard::reader::ReadBody;
 use sluiceway_dashboard::view::{
     Attribution, BulkNote, BulkSection, Confirm, FailureLine, Hint, Links, NoteWhy, Root, Row,
     RowSource, State, TrailEntry, View,
 };
+use sluiceway_tools::adapter::{DeployKind, Deployed};
 
 /// What this scan knows of one stack it previewed (or could not).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,6 +59,12 @@ pub struct Scanned<'a> {
     pub job_url: String,
     pub hints: Vec<Hint>,
     pub version: &'a str,
+    /// What a full scan read of each stack's own history (decision 0073); a stack not
+    /// here keeps the lines it had.
+    pub histories: BTreeMap<StackId, Vec<Deployed>>,
+    /// The runs of each stack's deployment records: a history entry of one of them is
+    /// Sluiceway's own deploy.
+    pub own_runs: BTreeMap<StackId, BTreeSet<u64>>,
 }
 
 /// Whether the ticks in the live body are on their way to a resolve run: asked of
@@ -216,6 +224,7 @@ pub fn view(
             .map(|l| l.unknown_rows().map(|r| r.text.clone()).collect())
             .unwrap_or_default(),
         trail: scanned.trail.clone(),
+        outside: outside_lines(scanned, live.filter(|_| live_root.is_some())),
         ignored: crate::modes::rewrite::ignored(scanned.discovery),
         confirms: boxes.confirms,
         bulk_notes: boxes.notes,
@@ -225,6 +234,48 @@ pub fn view(
         attribution_names: scanned.config.settings.attribution.names as usize,
         version: scanned.version.to_owned(),
     }
+}
+
+/// The trail's lines for deploys made outside the dashboard: fresh for the stacks whose
+/// history this scan read, without the deploys Sluiceway's own records name; carried
+/// for the rest that still exist.
+fn outside_lines(scanned: &Scanned<'_>, live: Option<&ReadBody>) -> Vec<OutsideDeploy> {
+    let carried = live
+        .map(|l| outside::from_markers(&l.outside))
+        .unwrap_or_default();
+    let fresh = scanned
+        .histories
+        .iter()
+        .flat_map(|(id, entries)| {
+            let own = scanned.own_runs.get(id);
+            entries
+                .iter()
+                .filter(move |e| {
+                    e.run
+                        .is_none_or(|run| !own.is_some_and(|o| o.contains(&run)))
+                })
+                .filter_map(move |e| {
+                    Some(OutsideDeploy::new(
+                        id.clone(),
+                        match e.kind {
+                            DeployKind::Update => OutsideKind::Deploy,
+                            DeployKind::Destroy => OutsideKind::Destroy,
+                        },
+                        e.ended.parse().ok()?,
+                        e.commit.clone(),
+                        e.dirty,
+                    ))
+                })
+        })
+        .collect();
+    let read = scanned.histories.keys().cloned().collect();
+    let existing = scanned
+        .discovery
+        .stacks
+        .iter()
+        .map(|s| s.id.clone())
+        .collect();
+    outside::merge(carried, fresh, &read, &existing)
 }
 
 fn fresh(id: &StackId, found: &Found, scanned: &Scanned<'_>) -> Row {
@@ -318,6 +369,7 @@ pub fn with_hint(live: &ReadBody, links: Links, hint: Hint, version: &str) -> Op
             .collect(),
         unknown: live.unknown_rows().map(|r| r.text.clone()).collect(),
         trail: Vec::new(),
+        outside: outside::from_markers(&live.outside),
         ignored: Vec::new(),
         confirms: boxes.confirms,
         bulk_notes: boxes.notes,
@@ -359,6 +411,7 @@ mod tests {
             idle_ignores: Vec::new(),
             root_modules: BTreeMap::new(),
             root_modules_off: None,
+            unresolved_references: BTreeMap::new(),
         }
     }
 
@@ -415,6 +468,8 @@ mod tests {
             job_url: "https://github.com/acme/infra/actions/runs/7/job/1".into(),
             hints: Vec::new(),
             version: "0.0.0",
+            histories: BTreeMap::new(),
+            own_runs: BTreeMap::new(),
         }
     }
 
@@ -538,5 +593,60 @@ mod tests {
         assert!(matches!(&on_its_way.rows[0], RowSource::Carried(b) if b.ticked));
         let swept = view(&s, &same, Some(&body), &Answer(false));
         assert!(matches!(&swept.rows[0], RowSource::Fresh(r) if r.notes == [ORPHAN_NOTE]));
+    }
+
+    /// Decision 0073: a full scan draws the deploys a history lists, but for those whose
+    /// run is one of the stack's records; a stack whose history it did not read keeps
+    /// its lines, and a stack that is gone loses them.
+    #[test]
+    fn outside_deploys_leave_out_our_own_runs_and_keep_what_was_not_read() {
+        let config = Config::default();
+        let d = discovery(&["a", "b"]);
+        let none = BTreeSet::new();
+        let mut first = scanned(&config, &d, &none, &none);
+        let entry = |ended: &str, run: Option<u64>| Deployed {
+            kind: DeployKind::Update,
+            ended: ended.to_owned(),
+            commit: None,
+            dirty: false,
+            ci_system: None,
+            run,
+        };
+        first.histories = BTreeMap::from([
+            (
+                StackId::given("b"),
+                vec![entry("2026-11-29T10:00:00Z", None)],
+            ),
+            (
+                StackId::given("gone"),
+                vec![entry("2026-11-29T10:00:00Z", None)],
+            ),
+        ]);
+        let body = body::render(&view(&first, &BTreeMap::new(), None, &NoTicks)).unwrap();
+        let live = reader::read(&body);
+        assert_eq!(live.outside.len(), 1, "only b still exists: {body}");
+        let mut second = scanned(&config, &d, &none, &none);
+        second.histories = BTreeMap::from([(
+            StackId::given("a"),
+            vec![
+                entry("2026-11-30T09:00:00Z", Some(41)),
+                entry("2026-11-30T08:00:00Z", Some(40)),
+                entry("2026-11-30T07:00:00Z", None),
+            ],
+        )]);
+        second.own_runs = BTreeMap::from([(StackId::given("a"), BTreeSet::from([41]))]);
+        let lines = view(&second, &BTreeMap::new(), Some(&live), &NoTicks).outside;
+        let got: Vec<(String, String)> = lines
+            .iter()
+            .map(|l| (l.stack.to_string(), l.at.to_string()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("a".to_owned(), "2026-11-30T08:00:00Z".to_owned()),
+                ("a".to_owned(), "2026-11-30T07:00:00Z".to_owned()),
+                ("b".to_owned(), "2026-11-29T10:00:00Z".to_owned()),
+            ]
+        );
     }
 }
