@@ -313,6 +313,96 @@ mod tests {
         );
     }
 
+    /// A runner that answers every call with one outcome, to hold the mapping of an
+    /// outcome to its reason (what the tool printed plays no part in it).
+    struct Answers(Outcome);
+
+    impl sluiceway_core::runner::Runner for Answers {
+        fn run(&self, _: &sluiceway_core::runner::Invocation) -> Outcome {
+            self.0.clone()
+        }
+    }
+
+    /// What `step` gives in a job whose every run ends with `outcome`.
+    fn answered<T>(outcome: Outcome, step: impl FnOnce(&Context<'_>) -> T) -> T {
+        let runner = Answers(outcome);
+        let env = std::collections::BTreeMap::new();
+        step(&Context {
+            runner: &runner,
+            env: &env,
+            repository: "",
+            scratch: Path::new("/tmp"),
+            time_limit: Duration::from_secs(60),
+            deploy_limit: None,
+        })
+    }
+
+    fn preview_with(outcome: Outcome) -> FailureReason {
+        let stack = Stack {
+            id: StackId::derive("network", Some("dev")),
+            dir: PathBuf::from("/r/network"),
+            name: "dev".into(),
+            create_in_backend: false,
+        };
+        answered(outcome, |ctx| {
+            preview(&stack, ctx).result.unwrap_err().reason
+        })
+    }
+
+    #[test]
+    fn output_over_the_cap_and_the_tools_own_time_limit_are_fixed_reasons() {
+        let exited = |code, cut| Outcome::Exited {
+            code: Some(code),
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            cut,
+        };
+        assert_eq!(
+            preview_with(exited(0, Some(sluiceway_core::runner::Stream::Stdout))),
+            FailureReason::OutputTooLarge
+        );
+        assert_eq!(preview_with(exited(9, None)), FailureReason::ToolTimedOut);
+        assert_eq!(
+            preview_with(exited(2, None)),
+            FailureReason::ConfigurationError
+        );
+        assert_eq!(
+            preview_with(Outcome::TimedOut {
+                stdout: Vec::new(),
+                stderr: Vec::new()
+            }),
+            FailureReason::TimedOut { minutes: 1 }
+        );
+    }
+
+    /// Decision 0001: an older CLI is one error naming the version found and the floor.
+    #[test]
+    fn the_floor_is_v3_229_0() {
+        let said = |version: &str| {
+            let outcome = Outcome::Exited {
+                code: Some(0),
+                stdout: format!("{version}\n").into_bytes(),
+                stderr: Vec::new(),
+                cut: None,
+            };
+            answered(outcome, |ctx| {
+                check_version(ctx, Path::new("/r")).map_err(|e| e.to_string())
+            })
+        };
+        assert_eq!(
+            said("v3.228.5"),
+            Err("pulumi v3.228.5 is too old; Sluiceway needs pulumi v3.229.0 or newer".to_owned())
+        );
+        assert_eq!(
+            said("v3.229.0").map(|v| v.to_string()),
+            Ok("v3.229.0".to_owned())
+        );
+        assert_eq!(
+            said("not a version"),
+            Err("pulumi did not say its version".to_owned())
+        );
+    }
+
     #[test]
     fn exit_codes_are_reasons() {
         assert_eq!(reason_of(Some(2)), FailureReason::ConfigurationError);
