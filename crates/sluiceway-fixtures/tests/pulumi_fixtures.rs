@@ -134,7 +134,7 @@ fn expected(scenario: &str) -> Vec<String> {
         "deploy-failed" => lines(&["preview: 1 changes", stuck, &format!("up: {EXIT_1}")]),
         "preview-locked" => lines(&["preview: 1 changes", stuck]),
         "drift-locked" => lines(&["drift: 0 changes", &format!("up-locked: {BUSY}")]),
-        "program-error" | "resource-error" | "missing-config" => {
+        "program-error" | "program-exception" | "resource-error" | "missing-config" => {
             lines(&[&format!("preview: {EXIT_1}")])
         }
         "log-diff-missing-config" => lines(&[&format!("diff: {EXIT_1}")]),
@@ -188,7 +188,7 @@ fn expected(scenario: &str) -> Vec<String> {
 #[test]
 fn every_fixture_is_what_its_scenario_records() {
     let scenarios = pulumi_scenarios();
-    assert_eq!(scenarios.len(), 37);
+    assert_eq!(scenarios.len(), 38);
     for scenario in &scenarios {
         let problems = check_recording(scenario, &fixtures().join(scenario.name));
         assert!(problems.is_empty(), "{}: {problems:?}", scenario.name);

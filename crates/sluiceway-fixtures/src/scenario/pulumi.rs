@@ -540,6 +540,18 @@ pub fn pulumi_scenarios() -> Vec<Scenario> {
             ]],
         ),
         s(
+            "program-exception",
+            "The program fails while it runs: a property reads a file that is not there (Pulumi YAML's kind of an unhandled exception).",
+            vec![vec![
+                init(NETWORK, "dev"),
+                edit(
+                    "        default: via-${zone}\n",
+                    "        default:\n          fn::readFile: ./no-such-file.txt\n",
+                ),
+                preview("preview", NETWORK, "dev", expect(Nonzero, &[])),
+            ]],
+        ),
+        s(
             "resource-error",
             "A ConfigMap whose name the API server refuses.",
             vec![vec![
