@@ -264,6 +264,22 @@ fn set_secret(value: &str) -> Step {
     )
 }
 
+/// network:dev deployed, then changed in the cluster by `kubectl <change>`: the preview
+/// sees nothing, the drift check sees `op`, the repair puts it back, and the drift check
+/// after it sees nothing.
+fn repaired(change: &[&str], op: &'static str) -> Vec<Vec<Step>> {
+    vec![
+        network_deployed(),
+        vec![
+            setup(".", change),
+            preview("preview", NETWORK, "dev", expect(Zero, &["same"])),
+            drift("drift", NETWORK, "dev", expect(Zero, &[op])),
+            up("up", NETWORK, true, Zero),
+            drift("drift-after", NETWORK, "dev", expect(Zero, &[])),
+        ],
+    ]
+}
+
 /// A deploy of `network:dev` that holds the stack's lock until the scenario ends: it
 /// waits on a Deployment that never gets ready.
 fn locked() -> Vec<Step> {
@@ -307,7 +323,7 @@ pub fn pulumi_scenarios() -> Vec<Scenario> {
     vec![
         s(
             "version",
-            "What the version check reads.",
+            "The CLI's version, as the version check asks for it.",
             vec![vec![record(
                 "version",
                 ".",
@@ -401,7 +417,7 @@ pub fn pulumi_scenarios() -> Vec<Scenario> {
         ),
         s(
             "mixed",
-            "A replace, an update, a create and a delete in one preview.",
+            "Three kinds of change at once: the settings replaced, the routes relabelled, a ConfigMap added.",
             vec![
                 network_deployed(),
                 vec![
@@ -562,7 +578,7 @@ pub fn pulumi_scenarios() -> Vec<Scenario> {
         ),
         s(
             "missing-stack",
-            "A stack the backend does not hold.",
+            "network:ghost, which has no stack file and which the backend has never held.",
             vec![vec![preview(
                 "preview",
                 NETWORK,
@@ -661,51 +677,33 @@ pub fn pulumi_scenarios() -> Vec<Scenario> {
         s(
             "drift-gone",
             "The routes ConfigMap deleted by hand: the preview sees nothing, the drift check names it, and the repair puts it back.",
-            vec![
-                network_deployed(),
-                vec![
-                    setup(
-                        ".",
-                        &[
-                            "delete",
-                            "configmap",
-                            "network-routes",
-                            "--namespace=sluiceway-fixtures",
-                        ],
-                    ),
-                    preview("preview", NETWORK, "dev", expect(Zero, &["same"])),
-                    drift("drift", NETWORK, "dev", expect(Zero, &["delete"])),
-                    up("up", NETWORK, true, Zero),
-                    drift("drift-after", NETWORK, "dev", expect(Zero, &[])),
+            repaired(
+                &[
+                    "delete",
+                    "configmap",
+                    "network-routes",
+                    "--namespace=sluiceway-fixtures",
                 ],
-            ],
+                "delete",
+            ),
         ),
         s(
             "drift-changed",
             "The zone of the settings ConfigMap patched by hand: a property drifted, and the repair writes it back.",
-            vec![
-                network_deployed(),
-                vec![
-                    setup(
-                        ".",
-                        &[
-                            "patch",
-                            "configmap",
-                            "network-settings",
-                            "--namespace=sluiceway-fixtures",
-                            "--patch={\"data\":{\"zone\":\"moved\"}}",
-                        ],
-                    ),
-                    preview("preview", NETWORK, "dev", expect(Zero, &["same"])),
-                    drift("drift", NETWORK, "dev", expect(Zero, &["update"])),
-                    up("up", NETWORK, true, Zero),
-                    drift("drift-after", NETWORK, "dev", expect(Zero, &[])),
+            repaired(
+                &[
+                    "patch",
+                    "configmap",
+                    "network-settings",
+                    "--namespace=sluiceway-fixtures",
+                    "--patch={\"data\":{\"zone\":\"moved\"}}",
                 ],
-            ],
+                "update",
+            ),
         ),
         s(
             "drift-locked",
-            "The drift check while a deploy holds the stack's lock: it takes no lock and runs; a deploy beside it fails on the lock.",
+            "network:dev drift-checked while another update holds its lock: the check locks nothing, so it runs; an `up` beside it is refused.",
             vec![
                 locked(),
                 vec![
@@ -716,7 +714,7 @@ pub fn pulumi_scenarios() -> Vec<Scenario> {
         ),
         s(
             "preview-locked",
-            "The preview while a deploy holds the stack's lock: it takes no lock and runs.",
+            "network:dev previewed while another update holds its lock: a preview locks nothing, so it runs.",
             vec![
                 locked(),
                 vec![preview(
@@ -729,12 +727,12 @@ pub fn pulumi_scenarios() -> Vec<Scenario> {
         ),
         s(
             "drift-missing-stack",
-            "The drift check of a stack the backend does not hold.",
+            "A drift check of network:ghost, which the backend has never held.",
             vec![vec![drift("drift", NETWORK, "ghost", expect(Nonzero, &[]))]],
         ),
         s(
             "stack-list",
-            "The stacks the backend holds for network/: dev was made, prod was not, and app's dev is another project's.",
+            "What network/'s backend lists: dev, which the scenario made; not prod, of which only the file exists; not app's dev, another project's.",
             vec![vec![
                 init(NETWORK, "dev"),
                 init("app", "dev"),
@@ -807,7 +805,7 @@ pub fn pulumi_scenarios() -> Vec<Scenario> {
         ),
         s(
             "history-missing-stack",
-            "The history of a stack the backend does not hold.",
+            "The history of network:ghost, which the backend has never held.",
             vec![vec![history("history", "ghost", Nonzero)]],
         ),
     ]
