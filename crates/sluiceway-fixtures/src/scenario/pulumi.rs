@@ -178,7 +178,10 @@ fn edit(from: &'static str, to: &'static str) -> Step {
     }
 }
 
-const ROUTES: &str = "  routes:
+/// The routes ConfigMap as `network`'s program declares it.
+macro_rules! routes {
+    () => {
+        "  routes:
     type: kubernetes:core/v1:ConfigMap
     properties:
       metadata:
@@ -188,7 +191,12 @@ const ROUTES: &str = "  routes:
           tier: edge
       data:
         default: via-${zone}
-";
+"
+    };
+}
+const ROUTES: &str = routes!();
+/// The routes ConfigMap kept in the cluster when it leaves the program.
+const RETAINED_ROUTES: &str = concat!(routes!(), "    options:\n      retainOnDelete: true\n");
 const OUTPUTS: &str = "outputs:\n";
 /// A Deployment the control plane never makes ready (it has no kubelet): Pulumi waits
 /// for it until the timeout its annotation sets, in seconds.
@@ -243,10 +251,6 @@ const ADOPTED: &str = "  adopted:
     options:
       import: sluiceway-fixtures/network-adopted
 outputs:
-";
-const RETAINED: &str = "        default: via-${zone}
-    options:
-      retainOnDelete: true
 ";
 const RENAMED: &str = "  paths:
     type: kubernetes:core/v1:ConfigMap
@@ -470,25 +474,10 @@ pub fn pulumi_scenarios() -> Vec<Scenario> {
             vec![
                 fresh_namespace(),
                 vec![
-                    edit("        default: via-${zone}\n", RETAINED),
+                    edit(ROUTES, RETAINED_ROUTES),
                     init(NETWORK, "dev"),
                     deploy_setup(NETWORK, "dev"),
-                    edit(
-                        "  routes:
-    type: kubernetes:core/v1:ConfigMap
-    properties:
-      metadata:
-        name: network-routes
-        namespace: sluiceway-fixtures
-        labels:
-          tier: edge
-      data:
-        default: via-${zone}
-    options:
-      retainOnDelete: true
-",
-                        "",
-                    ),
+                    edit(RETAINED_ROUTES, ""),
                     preview("preview", NETWORK, "dev", expect(Zero, &["delete"])),
                 ],
             ],
