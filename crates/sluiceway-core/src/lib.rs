@@ -6,6 +6,7 @@
 //! adapters, the GitHub client) read files, run tools and talk to GitHub.
 
 pub mod claim;
+pub mod calendar;
 pub mod config;
 pub mod diff;
 pub mod discovery;

@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use crate::config::{PermissionLevel, Wrapper};
+use crate::calendar::Windows;
+use crate::config::{ConfigProblem, DeployTrigger, KeyPath, PermissionLevel, Position, Wrapper};
 
 /// The tool that previews and deploys a stack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -165,6 +166,33 @@ pub struct StackSettings {
     /// A scan makes the Pulumi stack in its backend when the backend lacks it
     /// (`createInBackend`, decision 0107); no other mode does.
     pub create_in_backend: bool,
+    /// When it may deploy: its entry's `deployWindows`, else the top-level ones.
+    pub deploy_windows: Windows,
+    /// `deploy`: on a tick, or on merge (decision 0095).
+    pub deploy: DeployTrigger,
+    /// The env file its tool gets over the step's (decision 0103).
+    pub env_file: Option<EnvFileSetting>,
+}
+
+/// `stacks[].envFile`: the file, from the repository root, and where `sluiceway.yaml`
+/// names it, so a file that cannot be loaded is reported at its key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnvFileSetting {
+    pub path: String,
+    pub key: KeyPath,
+    pub position: Position,
+}
+
+impl EnvFileSetting {
+    /// A problem with the file, pointing at the key that names it in `file`.
+    pub fn problem(&self, file: &str, message: impl Into<String>) -> ConfigProblem {
+        ConfigProblem {
+            file: file.to_owned(),
+            position: self.position,
+            key: self.key.clone(),
+            message: message.into(),
+        }
+    }
 }
 
 impl Default for StackSettings {
@@ -180,6 +208,9 @@ impl Default for StackSettings {
             preview_timeout_minutes: None,
             value_fingerprint: true,
             create_in_backend: false,
+            deploy_windows: Windows::default(),
+            deploy: DeployTrigger::OnTick,
+            env_file: None,
         }
     }
 }

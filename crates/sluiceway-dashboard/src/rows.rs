@@ -51,13 +51,7 @@ pub(crate) struct RenderedRow {
 
 /// `2026-09-21 10:02 UTC`, or with the zone's offset: `2026-09-21 12:02 +02:00`.
 pub(crate) fn time(at: Timestamp, zone: &TimeZone) -> String {
-    let zoned = at.to_zoned_datetime(zone.clone());
-    let offset = if zone.iana_name() == Some("UTC") {
-        "UTC".to_owned()
-    } else {
-        zoned.strftime("%:z").to_string()
-    };
-    format!("{} {offset}", zoned.strftime("%Y-%m-%d %H:%M"))
+    sluiceway_core::calendar::wall_time(at, zone)
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -533,6 +527,7 @@ pub(crate) fn render(row: &Row, level: u8, style: &Style<'_>) -> RenderedRow {
         }
         State::Queued {
             behind,
+            opens,
             ticker,
             run,
         } => {
@@ -542,10 +537,20 @@ pub(crate) fn render(row: &Row, level: u8, style: &Style<'_>) -> RenderedRow {
                 .iter()
                 .map(|b| format!("**{}**", escape::text(b.as_str())))
                 .collect();
+            let window = opens.map(|at| {
+                format!(
+                    "for the deploy window, which opens {}",
+                    time(at, style.zone)
+                )
+            });
+            let waits = match window {
+                None => format!("queued behind {}", names.join(", ")),
+                Some(window) if behind.is_empty() => format!("queued {window}"),
+                Some(window) => format!("queued behind {}, and {window}", names.join(", ")),
+            };
             lines.push(format!(
-                "- {}**{id}** · queued behind {} · ticked by {} · [run]({run})",
+                "- {}**{id}** · {waits} · ticked by {} · [run]({run})",
                 spinner(style, "spinner-queued"),
-                names.join(", "),
                 escape::text(ticker)
             ));
             lines.extend(failure.clone());

@@ -101,8 +101,11 @@ pub enum State {
         run: String,
         attribution: Option<Attribution>,
     },
+    /// A record waits: behind other stacks' deploys, for the deploy window, or both.
     Queued {
         behind: Vec<StackId>,
+        /// When the stack's deploy window next opens, while it is closed.
+        opens: Option<Timestamp>,
         ticker: String,
         run: String,
     },

@@ -191,6 +191,7 @@ fn every_state() -> View {
             "apps/worker:prod",
             State::Queued {
                 behind: vec![id("apps/api:prod")],
+                opens: None,
                 ticker: "alice".into(),
                 run: "https://github.com/acme/infra/actions/runs/901".into(),
             },

@@ -22,7 +22,7 @@ use github_emulator::world::Role;
 use github_emulator::{Act, Emulator, Options, World};
 use sluiceway::modes::apply::{self, Applying};
 use sluiceway::modes::inputs::Inputs;
-use sluiceway::modes::job::Job;
+use sluiceway::modes::job::{Job, SystemClock};
 use sluiceway::modes::outputs::Outputs;
 use sluiceway::modes::resolve;
 use sluiceway::printer::Printer;
@@ -204,7 +204,14 @@ fn main() {
         let log = tempfile::NamedTempFile::new().unwrap();
         let mut printer = Printer::new(Box::new(std::io::sink()), Box::new(log.reopen().unwrap()));
         let started = Instant::now();
-        let (_, opened) = resolve::run(&job, &github, false, &mut Outputs::default(), &mut printer);
+        let (_, opened) = resolve::run(
+            &job,
+            &github,
+            &SystemClock,
+            false,
+            &mut Outputs::default(),
+            &mut printer,
+        );
         let took = started.elapsed();
         assert_eq!(
             opened.len(),
@@ -296,6 +303,7 @@ fn main() {
         job: &job,
         inputs: &inputs,
         runner: &runner,
+        clock: &SystemClock,
     };
     let started = Instant::now();
     let mut outputs = Outputs::default();

@@ -67,3 +67,23 @@ pub(crate) fn read(checkout: &Checkout) -> Result<Setup, SetupError> {
         discovery,
     })
 }
+
+/// The dashboard's label as `sluiceway.yaml` sets it, read as leniently as can be: a
+/// run that cannot read its setup still says so on the dashboard the team labelled.
+/// Every doubt gives the default label.
+pub(crate) fn configured_label(checkout: &Checkout) -> String {
+    let default = config::RawDashboard::default().label;
+    config::FILE_NAMES
+        .into_iter()
+        .find_map(|name| checkout.read_text(name))
+        .and_then(|text| config::Document::parse(&text).ok())
+        .and_then(|document| {
+            document
+                .value
+                .pointer("/dashboard/label")
+                .and_then(|label| label.as_str())
+                .filter(|label| !label.trim().is_empty())
+                .map(str::to_owned)
+        })
+        .unwrap_or(default)
+}

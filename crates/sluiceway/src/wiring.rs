@@ -6,12 +6,13 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
+use sluiceway_dashboard::view::Hint;
 use sluiceway_github::{GitHub, HttpGitHub};
 use sluiceway_tools::process::SystemRunner;
 
 use crate::Outcome;
 use crate::modes::apply::Applying;
-use crate::modes::inputs::{Inputs, Mode};
+use crate::modes::inputs::{Inputs, JobStatus, Mode};
 use crate::modes::job::{Job, SystemClock};
 use crate::modes::outputs::Outputs;
 use crate::modes::scan::{self, Surroundings, Target};
@@ -77,21 +78,35 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
             return Outcome::Failed;
         }
     };
+    if inputs.job_status != JobStatus::Success && route != Route::Settle {
+        // An earlier step failed: nothing deploys, nothing is previewed, and the
+        // dashboard says so. Settle still ends what a cancelled run left open.
+        let hint = Hint::RunFailed { run: job.run_url() };
+        scan::say_under_the_scan_line(&job, &github, hint, printer);
+        printer.say("An earlier step of this job did not succeed, so Sluiceway deployed and previewed nothing; the dashboard says so.");
+        if let Err(e) = Outputs::scan_defaults().write(job.output_file.as_deref()) {
+            printer.say(&format!(
+                "::warning::The step outputs could not be written: {e}"
+            ));
+        }
+        return Outcome::Done;
+    }
     let runner = SystemRunner::default();
     let mut outputs = Outputs::default();
     let applying = Applying {
         job: &job,
         inputs: &inputs,
         runner: &runner,
+        clock: &SystemClock,
     };
     let sweep = route == Route::Sweep;
     let outcome = match route {
         Route::Scan => {
             return scan_on_this_machine(&job, &inputs, Target::GitHub(&github), printer);
         }
-        Route::Resolve => modes::resolve::run(&job, &github, false, &mut outputs, printer).0,
+        Route::Resolve => modes::resolve::run(&job, &github, &SystemClock, false, &mut outputs, printer).0,
         Route::Apply(id) => modes::apply::run(&applying, &github, id, &mut outputs, printer),
-        Route::Settle => modes::settle::run(&job, &github, printer),
+        Route::Settle => modes::settle::run(&job, &github, &SystemClock, printer),
         Route::Ticks | Route::Sweep => {
             modes::auto::ticks(&applying, &github, &mut outputs, printer)
         }

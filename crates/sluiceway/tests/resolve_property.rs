@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use github_emulator::Act;
 use github_emulator::world::Role;
 use proptest::prelude::*;
-use sluiceway::modes::job::Job;
+use sluiceway::modes::job::{Job, SystemClock};
 use sluiceway::modes::outputs::Outputs;
 use sluiceway::modes::resolve;
 use sluiceway::printer::Printer;
@@ -88,7 +88,7 @@ fn resolve_once(bed: &Bed, job: &Job) -> Vec<(String, String)> {
     let log = tempfile::NamedTempFile::new().unwrap();
     let mut printer = Printer::new(Box::new(std::io::sink()), Box::new(log.reopen().unwrap()));
     let mut outputs = Outputs::default();
-    let (_, started) = resolve::run(job, &bed.github, false, &mut outputs, &mut printer);
+    let (_, started) = resolve::run(job, &bed.github, &SystemClock, false, &mut outputs, &mut printer);
     assert!(
         !std::fs::read_to_string(log.path())
             .unwrap()

@@ -16,7 +16,9 @@ pub use problem::ConfigProblem;
 pub use raw::{PermissionLevel, RawConfig, RawDashboard, Wrapper};
 pub use schema::json_schema;
 
-use crate::stack::{TickRule, Tool, ToolOptions};
+use crate::calendar::{Calendar, Windows};
+use crate::stack::{EnvFileSetting, TickRule, Tool, ToolOptions};
+pub use raw::DeployTrigger;
 
 /// The names the file may have at the repository root; both at once is an error.
 pub const FILE_NAMES: [&str; 2] = ["sluiceway.yaml", "sluiceway.yml"];
@@ -31,6 +33,10 @@ pub struct Config {
     pub tick_rule: TickRule,
     pub ignore: Vec<IgnoreRule>,
     pub entries: Vec<StackEntry>,
+    /// The dashboard's zone and the freezes, whole.
+    pub calendar: Calendar,
+    /// The top-level `deployWindows`, whole; none means any time.
+    pub deploy_windows: Windows,
 }
 
 /// An `ignore` glob over stack ids.
@@ -66,6 +72,12 @@ pub struct StackEntry {
     pub value_fingerprint: Option<bool>,
     /// `createInBackend` (Pulumi only): the scan makes the stack when its backend lacks it.
     pub create_in_backend: Option<bool>,
+    /// `deployWindows`, replacing the top-level ones for these stacks.
+    pub deploy_windows: Option<Windows>,
+    /// `deploy`: on a tick (the default) or on merge.
+    pub deploy: Option<DeployTrigger>,
+    /// `envFile`, over the step's own.
+    pub env_file: Option<EnvFileSetting>,
 }
 
 impl StackEntry {

@@ -231,6 +231,22 @@ pub enum Weekday {
     Sunday,
 }
 
+impl Weekday {
+    /// The day as the calendar counts it.
+    pub fn civil(self) -> jiff::civil::Weekday {
+        use jiff::civil::Weekday as Civil;
+        match self {
+            Weekday::Monday => Civil::Monday,
+            Weekday::Tuesday => Civil::Tuesday,
+            Weekday::Wednesday => Civil::Wednesday,
+            Weekday::Thursday => Civil::Thursday,
+            Weekday::Friday => Civil::Friday,
+            Weekday::Saturday => Civil::Saturday,
+            Weekday::Sunday => Civil::Sunday,
+        }
+    }
+}
+
 /// `freezes[]`
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

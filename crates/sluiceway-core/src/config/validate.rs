@@ -12,8 +12,9 @@ use super::problem::ConfigProblem;
 use super::raw::*;
 use super::schema::touches;
 use super::{Config, EntryDependsOn, EntryPhase, IgnoreRule, StackEntry};
+use crate::calendar::{Calendar, Freeze, Window, Windows};
 use crate::glob;
-use crate::stack::{Chart, TickRule, Tool, ToolOptions};
+use crate::stack::{Chart, EnvFileSetting, TickRule, Tool, ToolOptions};
 
 struct Checker<'a> {
     document: &'a Document,
@@ -106,12 +107,16 @@ pub(super) fn validate(
         &root.key("mergeAndDeploy").key("authors"),
         &settings.merge_and_deploy.authors,
     );
-    check_windows(
+    let deploy_windows = check_windows(
         &mut checker,
         &root.key("deployWindows"),
         &settings.deploy_windows,
     );
-    check_freezes(&mut checker, &settings.freezes);
+    let freezes = check_freezes(&mut checker, &settings.freezes);
+    let calendar = Calendar {
+        zone: jiff::tz::TimeZone::get(&settings.dashboard.time_zone).unwrap_or(jiff::tz::TimeZone::UTC),
+        freezes,
+    };
     let ignore = ignore_rules(&mut checker, &settings.ignore);
     check_globs(
         &mut checker,
@@ -142,6 +147,8 @@ pub(super) fn validate(
         tick_rule,
         ignore,
         entries,
+        calendar,
+        deploy_windows,
     }
 }
 
@@ -257,7 +264,9 @@ fn is_login(login: &str) -> bool {
         && !base.ends_with('-')
 }
 
-fn check_windows(checker: &mut Checker<'_>, at: &KeyPath, windows: &[RawDeployWindow]) {
+/// Checks a list of deploy windows and gives back the ones that are whole.
+fn check_windows(checker: &mut Checker<'_>, at: &KeyPath, windows: &[RawDeployWindow]) -> Windows {
+    let mut whole = Vec::new();
     for (i, window) in windows.iter().enumerate() {
         let key = at.index(i);
         let from = clock_minutes(&window.from, false);
@@ -271,23 +280,28 @@ fn check_windows(checker: &mut Checker<'_>, at: &KeyPath, windows: &[RawDeployWi
         if to.is_none() {
             checker.problem(key.key("to"), "expected a time `HH:MM` from 00:01 to 24:00");
         }
-        if let (Some(from), Some(to)) = (from, to)
-            && to <= from
-        {
-            checker.problem(
+        match (from, to) {
+            (Some(from), Some(to)) if to <= from => checker.problem(
                 key.key("to"),
                 "the window must close after it opens; a window over midnight is written as two windows",
-            );
+            ),
+            (Some(opens), Some(closes)) => whole.push(Window {
+                days: window.days.iter().map(|d| d.civil()).collect(),
+                opens,
+                closes,
+            }),
+            _ => {}
         }
     }
+    Windows(whole)
 }
 
-fn clock_minutes(text: &str, allow_24: bool) -> Option<u32> {
+fn clock_minutes(text: &str, allow_24: bool) -> Option<u16> {
     let (h, m) = text.split_once(':')?;
     if h.len() != 2 || m.len() != 2 {
         return None;
     }
-    let (h, m): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
+    let (h, m): (u16, u16) = (h.parse().ok()?, m.parse().ok()?);
     match (h, m) {
         (24, 0) if allow_24 => Some(24 * 60),
         (0..=23, 0..=59) => Some(h * 60 + m),
@@ -295,8 +309,10 @@ fn clock_minutes(text: &str, allow_24: bool) -> Option<u32> {
     }
 }
 
-fn check_freezes(checker: &mut Checker<'_>, freezes: &[RawFreeze]) {
+/// Checks the freezes and gives back the ones that are whole.
+fn check_freezes(checker: &mut Checker<'_>, freezes: &[RawFreeze]) -> Vec<Freeze> {
     let at = KeyPath::default().key("freezes");
+    let mut whole = Vec::new();
     for (i, freeze) in freezes.iter().enumerate() {
         let key = at.index(i);
         let parse = |t: &str| {
@@ -314,12 +330,24 @@ fn check_freezes(checker: &mut Checker<'_>, freezes: &[RawFreeze]) {
         if to.is_none() {
             checker.problem(key.key("to"), "expected a date and time `YYYY-MM-DDTHH:MM`");
         }
-        if let (Some(from), Some(to)) = (from, to)
-            && to <= from
+        if let Some(reason) = &freeze.reason
+            && reason.trim().is_empty()
         {
-            checker.problem(key.key("to"), "the freeze must end after it starts");
+            checker.problem(key.key("reason"), "expected a reason that is not empty");
+        }
+        match (from, to) {
+            (Some(from), Some(to)) if to <= from => {
+                checker.problem(key.key("to"), "the freeze must end after it starts")
+            }
+            (Some(from), Some(to)) => whole.push(Freeze {
+                from,
+                to,
+                reason: freeze.reason.clone(),
+            }),
+            _ => {}
         }
     }
+    whole
 }
 
 fn ignore_rules(checker: &mut Checker<'_>, ignore: &[RawIgnore]) -> Vec<IgnoreRule> {
@@ -470,12 +498,24 @@ fn stack_entry(
     for (i, input) in raw.inputs.iter().enumerate() {
         check_repo_path(checker, &at.key("inputs").index(i), input);
     }
-    if let Some(windows) = &raw.deploy_windows {
-        check_windows(checker, &at.key("deployWindows"), windows);
-    }
-    if let Some(env_file) = &raw.env_file {
-        check_repo_path(checker, &at.key("envFile"), env_file);
-    }
+    let deploy_windows = raw
+        .deploy_windows
+        .as_ref()
+        .map(|windows| check_windows(checker, &at.key("deployWindows"), windows));
+    let env_file = raw.env_file.as_ref().and_then(|text| {
+        let key = at.key("envFile");
+        match normalise_repo_path(text) {
+            Ok(path) => Some(EnvFileSetting {
+                path,
+                position: checker.document.position(&key),
+                key,
+            }),
+            Err(message) => {
+                checker.problem(key, message);
+                None
+            }
+        }
+    });
     for (i, policy) in raw.policies.iter().enumerate() {
         check_repo_path(checker, &at.key("policies").index(i), policy);
     }
@@ -567,6 +607,9 @@ fn stack_entry(
         preview_timeout_minutes: raw.preview_timeout,
         value_fingerprint: raw.value_fingerprint,
         create_in_backend: raw.create_in_backend,
+        deploy_windows,
+        deploy: raw.deploy,
+        env_file,
     })
 }
 

@@ -259,6 +259,7 @@ fn apply_entries(
         stack.settings.tick_rule = config.tick_rule.clone();
         stack.settings.drift = config.settings.drift.enabled;
         stack.settings.value_fingerprint = config.settings.value_fingerprint;
+        stack.settings.deploy_windows = config.deploy_windows.clone();
     }
     // A declaring entry covers only the stack it declares; any other entry covers every
     // stack in its directory, or the one with its name.
@@ -312,6 +313,15 @@ fn apply_entries(
             }
             if let Some(on) = entry.create_in_backend {
                 settings.create_in_backend = on;
+            }
+            if let Some(windows) = &entry.deploy_windows {
+                settings.deploy_windows = windows.clone();
+            }
+            if let Some(deploy) = entry.deploy {
+                settings.deploy = deploy;
+            }
+            if let Some(file) = &entry.env_file {
+                settings.env_file = Some(file.clone());
             }
             settings.inputs.extend(entry.inputs.iter().cloned());
             match &entry.depends_on {

@@ -21,7 +21,7 @@ use sluiceway_tools::adapter::{Adapter, Context};
 use crate::Outcome;
 use crate::checkout::Checkout;
 use crate::modes::inputs::Inputs;
-use crate::modes::job::Job;
+use crate::modes::job::{Clock, Job};
 use crate::modes::layers;
 use crate::modes::outputs::Outputs;
 use crate::modes::records::{Record, Records, ended};
@@ -86,6 +86,7 @@ pub struct Applying<'a> {
     pub job: &'a Job,
     pub inputs: &'a Inputs,
     pub runner: &'a dyn Runner,
+    pub clock: &'a dyn Clock,
 }
 
 /// Applies the record `id`.
@@ -116,6 +117,13 @@ pub fn run(
     if !record.is_open() {
         printer
             .say("::error::This deploy already ended. Tick the box on the dashboard to try again.");
+        outputs.set("outcome", Ended::Refused.name());
+        return Outcome::Failed;
+    }
+    if record.payload.window {
+        printer.say(&format!(
+            "::error::The deployment record {id} waits for its stack's deploy window; a scheduled run starts it as a record of its own once the window opens, so nothing was deployed."
+        ));
         outputs.set("outcome", Ended::Refused.name());
         return Outcome::Failed;
     }
@@ -175,6 +183,17 @@ pub fn run(
         outputs.set("outcome", Ended::Refused.name());
         return Outcome::Failed;
     }
+    let calendar = &setup.config.calendar;
+    let now = a.clock.now();
+    if let Some(freeze) = calendar.freeze_at(now) {
+        printer.say(&format!(
+            "::error::A deploy freeze is on until {}, so nothing was deployed.",
+            calendar.wall_time(freeze.ends(&calendar.zone))
+        ));
+        set(a, github, &record, RecordState::Failure, ended::FROZEN, printer);
+        outputs.set("outcome", Ended::Refused.name());
+        return Outcome::Failed;
+    }
     let step = apply(
         a,
         github,
@@ -198,7 +217,18 @@ pub fn run(
     let mut red = false;
     if Waits::of(&setup.discovery.stacks, &setup.config.settings.phases).any() {
         match Records::read(github, &setup.discovery.stacks) {
-            Ok(records) if layers::next_layer_due(&records, &stack.id) => {
+            Ok(records)
+                if layers::next_layer_due(
+                    &records,
+                    &setup.discovery.stacks,
+                    &stack.id,
+                    &layers::When {
+                        calendar,
+                        now: a.clock.now(),
+                        starts_waiting: false,
+                    },
+                ) =>
+            {
                 red |= !dispatch_workflow(a.job, github, Dispatched::NextLayer, printer);
             }
             Ok(_) => {}
@@ -582,7 +612,7 @@ fn write_row(
     };
     let records = Records::read(github, &setup.discovery.stacks).map_err(|e| e.to_string())?;
     let job = a.job;
-    let rewrite = Rewrite::of_job(setup, job, &records);
+    let rewrite = Rewrite::of_job(setup, job, &records, a.clock.now());
     let failures = records.failure_lines(|run| links(job).run(run));
     let row = Row {
         stack: stack.id.clone(),

@@ -17,13 +17,13 @@ pub fn ticks(
     printer: &mut Printer,
 ) -> Outcome {
     let job = applying.job;
-    let (mut outcome, started) = resolve::run(job, github, true, outputs, printer);
+    let (mut outcome, started) = resolve::run(job, github, applying.clock, true, outputs, printer);
     for deploy in &started {
         if apply::run(applying, github, deploy.deployment, outputs, printer) == Outcome::Failed {
             outcome = Outcome::Failed;
         }
     }
-    if !started.is_empty() && settle::run(job, github, printer) == Outcome::Failed {
+    if !started.is_empty() && settle::run(job, github, applying.clock, printer) == Outcome::Failed {
         outcome = Outcome::Failed;
     }
     outcome

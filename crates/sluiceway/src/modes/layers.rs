@@ -1,11 +1,16 @@
-//! Layers of a chain (decision 0056): records that wait behind other stacks' deploys.
-//! Resolve opens them queued, with the stacks they wait behind in the payload; when the
-//! newest record of every one of those has ended, a later run (dispatched by the apply
-//! that ended the last of them) starts the queued record as a new record of its own, or
-//! ends it when a dependency did not deploy. A queued record is never deployed itself.
+//! Records that wait (decisions 0056 and 0104): behind other stacks' deploys, or for
+//! the stack's deploy window. Resolve opens them queued, with the stacks they wait
+//! behind (or `window`) in the payload. A later run starts a waiting record as a new
+//! record of its own once nothing holds it: every stack it waited behind went out
+//! (that run is dispatched by the apply that ended the last of them), its window is
+//! open, and no freeze is on; or it ends the record when a dependency did not deploy.
+//! Only a scheduled or dispatched run starts a record that waited for its window, since
+//! nothing else wakes when a window opens. A waiting record is never deployed itself.
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use jiff::Timestamp;
+use sluiceway_core::calendar::{Calendar, Moment};
 use sluiceway_core::gate::{self, Newest, Readiness};
 use sluiceway_core::record::{self, Payload};
 use sluiceway_core::stack::{Stack, StackId};
@@ -53,13 +58,33 @@ pub struct Advanced {
     pub red: bool,
 }
 
-/// The queued records of the records read, newest per stack, in stack-id order.
+/// When the run judges the waiting records.
+pub struct When<'a> {
+    pub calendar: &'a Calendar,
+    pub now: Timestamp,
+    /// A scheduled or dispatched run: it starts records that waited for their window.
+    pub starts_waiting: bool,
+}
+
+impl When<'_> {
+    /// Whether a deploy of `stack` may start now: no freeze, and its window open.
+    pub fn may_start(&self, stack: &Stack) -> bool {
+        self.calendar.judge(&stack.settings.deploy_windows, self.now) == Moment::Open
+    }
+}
+
+/// Whether a record waits rather than deploys: behind other stacks, or for its window.
+pub fn waits(payload: &Payload) -> bool {
+    !payload.behind.is_empty() || payload.window
+}
+
+/// The waiting records of the records read, newest per stack, in stack-id order.
 fn queued(records: &Records) -> BTreeMap<&StackId, &Record> {
     let mut queued = BTreeMap::new();
     for record in records
         .all
         .iter()
-        .filter(|r| r.is_open() && !r.payload.behind.is_empty())
+        .filter(|r| r.is_open() && waits(&r.payload))
     {
         queued
             .entry(&record.stack)
@@ -84,13 +109,14 @@ fn newest(records: &Records, stack: &StackId) -> Newest {
     }
 }
 
-/// Starts every queued record that is ready, and ends every one whose dependency did
-/// not deploy; one that still waits is left alone.
+/// Starts every waiting record that nothing holds any longer, and ends every one whose
+/// dependency did not deploy; one that still waits is left alone.
 pub fn advance(
     job: &Job,
     github: &dyn GitHub,
     records: &Records,
     stacks: &BTreeMap<&str, &Stack>,
+    when: &When<'_>,
     printer: &mut Printer,
 ) -> Advanced {
     let mut advanced = Advanced::default();
@@ -108,8 +134,17 @@ pub fn advance(
             description: description.to_owned(),
             log_url: Some(job.run_url()),
         };
+        let stack = stacks.get(id.as_str());
+        let held_by_the_calendar = stack.is_some_and(|stack| {
+            !when.may_start(stack) || (waiting.payload.window && !when.starts_waiting)
+        });
         match readiness {
             Readiness::Waiting => {}
+            Readiness::Ready if held_by_the_calendar => {
+                printer.say(&format!(
+                    "{id}: nothing it waited behind holds it, and it waits for its deploy window (or the end of a freeze)."
+                ));
+            }
             Readiness::DependencyFailed => {
                 match github.set_deployment_status(
                     waiting.id,
@@ -128,7 +163,7 @@ pub fn advance(
                 }
             }
             Readiness::Ready => {
-                let Some(stack) = stacks.get(id.as_str()) else {
+                let Some(stack) = stack else {
                     continue;
                 };
                 // Carried key by key (decision 0091): the approval, the ticker and what
@@ -154,7 +189,7 @@ pub fn advance(
                 match opened {
                     Ok(new) => {
                         printer.say(&format!(
-                            "{id}: every stack it waited behind deployed, so its deploy starts now."
+                            "{id}: nothing holds it any longer, so its deploy starts now."
                         ));
                         now_open.insert(id.clone());
                         advanced.started.push(Started {
@@ -179,11 +214,24 @@ pub fn advance(
 }
 
 /// Whether a queued record that waited behind `stack` no longer waits: the record of
-/// `stack` just ended, and a run should come to start it (or end it).
-pub fn next_layer_due(records: &Records, stack: &StackId) -> bool {
-    queued(records).values().any(|waiting| {
+/// `stack` just ended, and a run should come to start it (or end it). A record whose
+/// window is closed now, or any while a freeze is on, is left to a scheduled run.
+pub fn next_layer_due(
+    records: &Records,
+    stacks: &[Stack],
+    stack: &StackId,
+    when: &When<'_>,
+) -> bool {
+    queued(records).iter().any(|(id, waiting)| {
+        let may_start = stacks
+            .iter()
+            .find(|s| &s.id == *id)
+            .is_some_and(|s| when.may_start(s));
         waiting.payload.behind.contains(stack)
-            && gate::readiness(&waiting.payload.behind, |b| newest(records, b))
-                != Readiness::Waiting
+            && match gate::readiness(&waiting.payload.behind, |b| newest(records, b)) {
+                Readiness::Waiting => false,
+                Readiness::Ready => may_start,
+                Readiness::DependencyFailed => true,
+            }
     })
 }

@@ -22,6 +22,8 @@ pub mod ended {
     /// A queued record whose deploy a later run started as a record of its own.
     pub const STARTED_LATER: &str = "started in a later run";
     pub const DEPENDENCY_FAILED: &str = "a stack it depends on did not deploy";
+    /// A deploy freeze was on when the record came to deploy (ADR 0025).
+    pub const FROZEN: &str = "a deploy freeze is on";
     pub const VALUE_CHANGED: &str = "a value changed since the tick";
     /// The same, when the dashboard's last scan was of this very commit (decision 0102).
     pub const VALUE_NOISY: &str = "a value changed since the tick with no new commit, so it may differ on every run: see valueFingerprint in sluiceway.yaml";

@@ -7,6 +7,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use jiff::Timestamp;
+use sluiceway_core::calendar::{Calendar, Freeze, Moment};
 use sluiceway_core::config::PermissionLevel;
 use sluiceway_core::gate::{self, Gated, Wait, Waits};
 use sluiceway_core::record::{Approved, Payload};
@@ -21,7 +23,7 @@ use sluiceway_github::{GitHub, GitHubError};
 use crate::Outcome;
 use crate::checkout::Checkout;
 use crate::modes::apply::dashboard_number;
-use crate::modes::job::{Event, Job};
+use crate::modes::job::{Clock, Event, Job};
 use crate::modes::layers;
 use crate::modes::outputs::{Outputs, add_to_summary};
 use crate::modes::records::Records;
@@ -63,10 +65,28 @@ enum Fate {
     NotAPerson,
     AlreadyDeploying,
     DeploysOff,
+    /// A deploy freeze is in force: the tick is cleared with a note (ADR 0025).
+    Frozen(String),
+    /// A record was opened; it waits for the stack's deploy window, which opens then.
+    Waiting(String, Timestamp),
 }
 
 /// The note a row gets when deploys are turned off (decision 0051).
 pub const DEPLOYS_OFF_NOTE: &str = ":information_source: deploys are turned off in `sluiceway.yaml`, so this tick started nothing.";
+
+/// The note a row gets when its tick lands in a deploy freeze (ADR 0025): nothing waits
+/// to go out at the freeze's end; the person ticks again after it.
+pub fn freeze_note(freeze: &Freeze, calendar: &Calendar) -> String {
+    let reason = freeze
+        .reason
+        .as_ref()
+        .map(|r| format!(" ({})", escape::text(r)))
+        .unwrap_or_default();
+    format!(
+        ":snowflake: a deploy freeze{reason} is on until {}, so this tick started nothing. Tick it again after the freeze.",
+        calendar.wall_time(freeze.ends(&calendar.zone))
+    )
+}
 
 /// Runs resolve; the started deploys are handed back for apply (auto mode). On the
 /// dashboard's edit the event's issue is checked cheaply first; on a schedule or a
@@ -76,6 +96,7 @@ pub const DEPLOYS_OFF_NOTE: &str = ":information_source: deploys are turned off 
 pub fn run(
     job: &Job,
     github: &dyn GitHub,
+    clock: &dyn Clock,
     auto: bool,
     outputs: &mut Outputs,
     printer: &mut Printer,
@@ -125,7 +146,7 @@ pub fn run(
             }
         }
     };
-    match resolve(job, github, &setup, number, outputs, printer) {
+    match resolve(job, github, &setup, number, clock.now(), outputs, printer) {
         Ok(resolved) => resolved,
         Err(e) => {
             printer.say(&format!("::error::{e}."));
@@ -140,6 +161,8 @@ struct Opening<'a> {
     hash: String,
     ticker: String,
     behind: Vec<StackId>,
+    /// The stack's deploy window is closed now and opens then; the record waits for it.
+    opens: Option<Timestamp>,
 }
 
 fn resolve(
@@ -147,9 +170,12 @@ fn resolve(
     github: &dyn GitHub,
     setup: &setup::Setup,
     number: u64,
+    now: Timestamp,
     outputs: &mut Outputs,
     printer: &mut Printer,
 ) -> Result<(Outcome, Vec<Started>), GitHubError> {
+    let calendar = &setup.config.calendar;
+    let freeze = calendar.freeze_at(now);
     let stacks: BTreeMap<&str, &Stack> = setup
         .discovery
         .stacks
@@ -165,8 +191,13 @@ fn resolve(
 
     // Queued records whose dependencies ended start now, or end (decision 0056).
     let mut started = Vec::new();
-    let mut queued_rows: BTreeMap<StackId, Vec<StackId>> = BTreeMap::new();
-    let layer = layers::advance(job, github, &records, &stacks, printer);
+    let mut queued_rows: BTreeMap<StackId, (Vec<StackId>, Option<Timestamp>)> = BTreeMap::new();
+    let when = layers::When {
+        calendar,
+        now,
+        starts_waiting: matches!(job.event, Event::Schedule | Event::Dispatch),
+    };
+    let layer = layers::advance(job, github, &records, &stacks, &when, printer);
     red |= layer.red;
     started.extend(layer.started);
     let mut open = records.open();
@@ -191,6 +222,8 @@ fn resolve(
             Fate::AlreadyDeploying
         } else if !deploys {
             Fate::DeploysOff
+        } else if let Some(freeze) = freeze {
+            Fate::Frozen(freeze_note(freeze, calendar))
         } else {
             match walk {
                 Walk::Ticker(actor) => match check.judge(actor.as_ref(), &known.settings.tick_rule)
@@ -247,16 +280,28 @@ fn resolve(
     let gated = gate::gate(&ids, &waits, row_pending, |id| open.contains(id));
     let mut openings = Vec::new();
     for (id, (stack, hash, ticker)) in &allowed {
+        // A closed window makes a first-layer record wait for it; a record behind
+        // others only says so, and has its window judged again when it starts.
+        let opens = match calendar.judge(&stack.settings.deploy_windows, now) {
+            Moment::Closed { opens } => Some(opens.timestamp()),
+            Moment::Open | Moment::Frozen(_) => None,
+        };
         match &gated[id] {
             Gated::Held(blocking) => {
                 set_fate(&mut fates, id, Fate::Held(ticker.clone(), blocking.clone()));
             }
-            Gated::Start => openings.push(Opening {
-                stack,
-                hash: hash.clone(),
-                ticker: ticker.clone(),
-                behind: Vec::new(),
-            }),
+            Gated::Start => {
+                if let Some(at) = opens {
+                    set_fate(&mut fates, id, Fate::Waiting(ticker.clone(), at));
+                }
+                openings.push(Opening {
+                    stack,
+                    hash: hash.clone(),
+                    ticker: ticker.clone(),
+                    behind: Vec::new(),
+                    opens,
+                });
+            }
             Gated::Behind(behind) => {
                 set_fate(&mut fates, id, Fate::Queued(ticker.clone(), behind.clone()));
                 openings.push(Opening {
@@ -264,6 +309,7 @@ fn resolve(
                     hash: hash.clone(),
                     ticker: ticker.clone(),
                     behind: behind.clone(),
+                    opens,
                 });
             }
         }
@@ -289,12 +335,12 @@ fn resolve(
             on_merge: false,
             // The values the ticked row covers, as its marker names them (decision 0102).
             fingerprint: ticked_row(opening.stack).and_then(|r| r.facts.fingerprint.clone()),
-            window: false,
+            window: opening.behind.is_empty() && opening.opens.is_some(),
         };
         match layers::open_record(job, github, opening.stack, &payload) {
             Ok(id) => {
                 opened.insert(opening.stack.id.clone());
-                if opening.behind.is_empty() {
+                if opening.behind.is_empty() && opening.opens.is_none() {
                     started.push(Started {
                         stack: opening.stack.id.clone(),
                         environment: opening.stack.settings.environment.clone(),
@@ -302,7 +348,10 @@ fn resolve(
                         ticker: opening.ticker.clone(),
                     });
                 } else {
-                    queued_rows.insert(opening.stack.id.clone(), opening.behind.clone());
+                    queued_rows.insert(
+                        opening.stack.id.clone(),
+                        (opening.behind.clone(), opening.opens),
+                    );
                 }
             }
             Err(e) => {
@@ -346,6 +395,7 @@ fn resolve(
             };
             let note = match fate {
                 Fate::DeploysOff => Some(DEPLOYS_OFF_NOTE.to_owned()),
+                Fate::Frozen(note) => Some(note.clone()),
                 Fate::Held(_, blocking) => Some(hold_note(blocking)),
                 _ => None,
             };
@@ -355,7 +405,7 @@ fn resolve(
         .collect();
     let rewrite = Rewrite {
         boxes: Some(boxes.shown.clone()),
-        ..Rewrite::of_job(setup, job, &records)
+        ..Rewrite::of_job(setup, job, &records, now)
     };
     let run_url = job.run_url();
     let written = rewrite.write(
@@ -375,11 +425,12 @@ fn resolve(
                     notes: Vec::new(),
                 }));
             }
-            if let Some(behind) = queued_rows.get(&id) {
+            if let Some((behind, opens)) = queued_rows.get(&id) {
                 return Some(RowSource::Fresh(Row {
                     stack: id.clone(),
                     state: State::Queued {
                         behind: behind.clone(),
+                        opens: *opens,
                         ticker: tickers.get(&id).copied().unwrap_or_default().to_owned(),
                         run: run_url.clone(),
                     },
@@ -774,6 +825,15 @@ fn tick_lines(
             Fate::NotAPerson => format!("{stack}: not ticked by a person; the box was cleared"),
             Fate::AlreadyDeploying => format!("{stack}: already deploying; the tick was dropped"),
             Fate::DeploysOff => format!("{stack}: deploys are turned off in sluiceway.yaml"),
+            Fate::Frozen(_) => {
+                format!("{stack}: a deploy freeze is on, so the tick started nothing")
+            }
+            Fate::Waiting(login, opens) if opened.contains(&StackId::given(stack)) => {
+                format!("{stack}: ticked by {login}; it waits for its deploy window, which opens {opens}")
+            }
+            Fate::Waiting(login, _) => {
+                format!("{stack}: ticked by {login}; its record could not be opened")
+            }
         };
         lines.push(format!("- {line}"));
     }

@@ -2,13 +2,15 @@
 //! on and carries every other block byte for byte, over the live body the write loop
 //! hands it; the trail is drawn again from the records.
 
+use jiff::Timestamp;
+use sluiceway_core::calendar::Calendar;
 use sluiceway_core::config::Config;
 use sluiceway_core::discovery::Discovery;
 use sluiceway_dashboard::body;
 use sluiceway_dashboard::outside::{self, OutsideDeploy};
 use sluiceway_dashboard::reader::{self, ReadBody, RowBlock};
 use sluiceway_dashboard::view::{
-    BulkNote, BulkSection, Confirm, Ignored, Links, RowSource, TrailEntry, View,
+    BulkNote, BulkSection, Confirm, Hint, Ignored, Links, RowSource, TrailEntry, View,
 };
 use sluiceway_github::GitHub;
 
@@ -29,6 +31,8 @@ pub struct Rewrite<'a> {
     pub version: &'a str,
     /// The confirm boxes and bulk-box notes to draw; `None` carries the live body's.
     pub boxes: Option<Boxes>,
+    /// The lines under the scan line this writer owes (a freeze near or on).
+    pub hints: Vec<Hint>,
 }
 
 /// What stands in the bulk boxes' places (decision 0083).
@@ -72,10 +76,25 @@ impl Boxes {
     }
 }
 
+/// The freeze line every writer draws under the scan line while a freeze is on and in
+/// the week before it.
+pub fn freeze_hint(calendar: &Calendar, now: Timestamp) -> Option<Hint> {
+    calendar.freeze_to_tell(now).map(|freeze| Hint::Freeze {
+        from: freeze.starts(&calendar.zone),
+        to: freeze.ends(&calendar.zone),
+        reason: freeze.reason.clone(),
+    })
+}
+
 impl<'a> Rewrite<'a> {
     /// A job's rewrite over its setup, with the trail drawn from the records and the live
     /// body's bulk boxes carried.
-    pub(crate) fn of_job(setup: &'a Setup, job: &Job, records: &Records) -> Rewrite<'a> {
+    pub(crate) fn of_job(
+        setup: &'a Setup,
+        job: &Job,
+        records: &Records,
+        now: Timestamp,
+    ) -> Rewrite<'a> {
         Rewrite {
             config: &setup.config,
             discovery: &setup.discovery,
@@ -83,6 +102,7 @@ impl<'a> Rewrite<'a> {
             trail: records.trail(|run| links(job).run(run)),
             version: identity::VERSION,
             boxes: None,
+            hints: freeze_hint(&setup.config.calendar, now).into_iter().collect(),
         }
     }
 }
@@ -112,7 +132,7 @@ impl Rewrite<'_> {
             confirms: boxes.confirms,
             bulk_notes: boxes.notes,
             ticked_boxes: boxes.ticked,
-            hints: Vec::new(),
+            hints: self.hints.clone(),
             layout: self.config.settings.dashboard.clone(),
             attribution_names: self.config.settings.attribution.names as usize,
             version: self.version.to_owned(),

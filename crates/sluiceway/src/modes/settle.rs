@@ -11,7 +11,8 @@ use sluiceway_github::{GitHub, NewDeploymentStatus, RecordState};
 use crate::Outcome;
 use crate::checkout::Checkout;
 use crate::modes::apply::dashboard_number;
-use crate::modes::job::Job;
+use crate::modes::job::{Clock, Job};
+use crate::modes::layers;
 use crate::modes::records::{Records, ended};
 use crate::modes::resolve::{Dispatched, dispatch_workflow};
 use crate::modes::rewrite::Rewrite;
@@ -19,7 +20,7 @@ use crate::modes::scan::links;
 use crate::printer::Printer;
 use crate::setup;
 
-pub fn run(job: &Job, github: &dyn GitHub, printer: &mut Printer) -> Outcome {
+pub fn run(job: &Job, github: &dyn GitHub, clock: &dyn Clock, printer: &mut Printer) -> Outcome {
     let setup = match setup::read(&Checkout::new(&job.workspace)) {
         Ok(setup) => setup,
         Err(_) => {
@@ -39,8 +40,9 @@ pub fn run(job: &Job, github: &dyn GitHub, printer: &mut Printer) -> Outcome {
     let own: Vec<_> = records
         .all
         .iter()
-        // A queued record waits for a later run (decision 0056): it is not this run's to end.
-        .filter(|r| r.is_open() && r.payload.run == job.run_id && r.payload.behind.is_empty())
+        // A waiting record waits for a later run (decisions 0056, 0104): it is not this
+        // run's to end.
+        .filter(|r| r.is_open() && r.payload.run == job.run_id && !layers::waits(&r.payload))
         .collect();
     if own.is_empty() {
         printer.say("Every deployment record of this run has its result.");
@@ -73,7 +75,7 @@ pub fn run(job: &Job, github: &dyn GitHub, printer: &mut Printer) -> Outcome {
         && let Ok(records) = Records::read(github, &setup.discovery.stacks)
     {
         let failures = records.failure_lines(|run| links(job).run(run));
-        let rewrite = Rewrite::of_job(&setup, job, &records);
+        let rewrite = Rewrite::of_job(&setup, job, &records, clock.now());
         let written = rewrite.write(github, number, &|block: &reader::RowBlock| {
             let stack = ended_now.iter().find(|s| s.as_str() == block.facts.stack)?;
             Some(RowSource::Fresh(Row {

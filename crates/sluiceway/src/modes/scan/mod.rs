@@ -37,10 +37,11 @@ use crate::Outcome;
 use crate::checkout::Checkout;
 use crate::dashboard_issue;
 use crate::identity;
-use crate::modes::inputs::{Inputs, JobStatus};
+use crate::modes::inputs::Inputs;
 use crate::modes::job::{Clock, Event, Job};
 use crate::modes::outputs::Outputs;
 use crate::modes::records::Records;
+use crate::modes::rewrite::freeze_hint;
 use crate::printer::Printer;
 use crate::setup::{self, SetupError};
 use crate::write_loop;
@@ -99,21 +100,6 @@ fn scan(
         Target::GitHub(github) => Some(*github),
         Target::Folder(_) => None,
     };
-    if s.inputs.job_status != JobStatus::Success {
-        // An earlier step failed: say so on the dashboard, and preview nothing.
-        if let Some(github) = github {
-            problem_line(
-                s,
-                github,
-                Hint::RunFailed {
-                    run: s.job.run_url(),
-                },
-                printer,
-            );
-        }
-        printer.say("An earlier step of this job did not succeed, so the scan previewed nothing; the dashboard says so.");
-        return Outcome::Done;
-    }
     let checkout = Checkout::new(&s.job.workspace);
     let setup = match setup::read(&checkout) {
         Ok(setup) => setup,
@@ -127,7 +113,7 @@ fn scan(
                 let hint = Hint::ConfigProblem {
                     run: s.job.run_url(),
                 };
-                problem_line(s, github, hint, printer);
+                say_under_the_scan_line(s.job, github, hint, printer);
             }
             return Outcome::Failed;
         }
@@ -179,7 +165,9 @@ fn scan(
         at: s.clock.now(),
         links: links.clone(),
         job_url: job_url(s),
-        hints: Vec::new(),
+        hints: freeze_hint(&config.calendar, s.clock.now())
+            .into_iter()
+            .collect(),
         version: identity::VERSION,
         histories: BTreeMap::new(),
         own_runs: BTreeMap::new(),
@@ -807,14 +795,21 @@ fn say_problems(problems: &[ConfigProblem], printer: &mut Printer) {
 
 /// Writes one line under the scan line of the existing dashboard (the last run found a
 /// problem in sluiceway.yaml, or failed before Sluiceway ran), every row carried as it is.
-fn problem_line(s: &Surroundings<'_>, github: &dyn GitHub, hint: Hint, printer: &mut Printer) {
-    let label = sluiceway_core::config::RawDashboard::default().label;
+/// Adds one line under the scan line of the dashboard the configuration labels, every
+/// row carried: for a run that cannot (or may not) go on.
+pub(crate) fn say_under_the_scan_line(
+    job: &Job,
+    github: &dyn GitHub,
+    hint: Hint,
+    printer: &mut Printer,
+) {
+    let label = setup::configured_label(&Checkout::new(&job.workspace));
     let Ok(Some((number, _))) = find_dashboard(github, &label) else {
         return;
     };
     let result = write_loop::write(github, number, |from| {
         let live = reader::read(from);
-        rows::with_hint(&live, links(s.job), hint.clone(), identity::VERSION)
+        rows::with_hint(&live, links(job), hint.clone(), identity::VERSION)
             .and_then(|view| body::render(&view).ok())
             .unwrap_or_else(|| from.to_owned())
     });

@@ -1,0 +1,327 @@
+//! When a deploy may happen, end to end: the real binary as an Actions job runs it, the
+//! emulator, and the real `tofu`. A freeze stops a writer's tick and the dashboard names
+//! it; a tick outside every window opens a record that waits, and a scheduled run in the
+//! window deploys it exactly once; apply never deploys a waiting record; a job whose
+//! earlier step failed deploys nothing. Times come from the machine's clock, so every
+//! configuration is written around "now".
+
+mod support;
+
+use jiff::Timestamp;
+use jiff::civil::Weekday;
+use jiff::tz::TimeZone;
+use sluiceway_dashboard::reader;
+use sluiceway_github::{GitHub, RecordState};
+use support::job::*;
+use support::{Bed, tofu_dir};
+
+const ZONE: &str = "Europe/Amsterdam";
+
+fn path() -> String {
+    format!("{}:/usr/bin:/bin", tofu_dir().display())
+}
+
+/// Writes the checkout's `sluiceway.yaml` as the example's with `text` at the top, the
+/// dashboard in `ZONE`.
+fn configure(job: &Job, text: &str) {
+    let example = support::workspace().join("examples/quickstart/sluiceway.yaml");
+    let config = std::fs::read_to_string(example).unwrap().replace(
+        "dashboard:\n  title: Quickstart deploys\n",
+        &format!("dashboard:\n  title: Quickstart deploys\n  timeZone: {ZONE}\n{text}"),
+    );
+    std::fs::write(job.file("sluiceway.yaml"), config).unwrap();
+}
+
+/// The day `days` after today in the dashboard's zone, as `sluiceway.yaml` names it.
+fn weekday_in(days: i64) -> &'static str {
+    let today = Timestamp::now()
+        .to_zoned_datetime(TimeZone::get(ZONE).unwrap())
+        .date();
+    let day = today
+        .checked_add(jiff::Span::new().days(days))
+        .unwrap()
+        .weekday();
+    match day {
+        Weekday::Monday => "monday",
+        Weekday::Tuesday => "tuesday",
+        Weekday::Wednesday => "wednesday",
+        Weekday::Thursday => "thursday",
+        Weekday::Friday => "friday",
+        Weekday::Saturday => "saturday",
+        Weekday::Sunday => "sunday",
+    }
+}
+
+/// `YYYY-MM-DDTHH:MM` in the dashboard's zone, `hours` from now.
+fn wall_in(hours: i64) -> String {
+    Timestamp::now()
+        .checked_add(jiff::SignedDuration::from_hours(hours))
+        .unwrap()
+        .to_zoned_datetime(TimeZone::get(ZONE).unwrap())
+        .strftime("%Y-%m-%dT%H:%M")
+        .to_string()
+}
+
+fn scanned(bed: &Bed, job: &Job) -> (String, u64) {
+    let sha = push(bed, "the first commit", &["network/main.tf"]);
+    let ran = job.run(bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    (sha, dashboard(bed))
+}
+
+fn on_edit(bed: &Bed, job: &mut Job, sha: &str, number: u64, inputs: &[(&str, &str)]) -> Ran {
+    job.payload = Some(edit_event(bed, number));
+    let mut all = vec![("mode", "")];
+    all.extend_from_slice(inputs);
+    let ran = job.run_with(bed, "issues", sha, &path(), &all);
+    job.payload = None;
+    ran
+}
+
+fn records_of(bed: &Bed, stack: &str) -> Vec<(RecordState, String, serde_json::Value)> {
+    let mut records: Vec<_> = bed
+        .github
+        .deployment_records("sluiceway")
+        .unwrap()
+        .records
+        .into_iter()
+        .filter(|r| r.task == format!("sluiceway:{stack}"))
+        .collect();
+    records.sort_by_key(|r| r.id);
+    records
+        .into_iter()
+        .map(|r| {
+            let status = r.latest_status.unwrap();
+            (status.state, status.description, r.payload)
+        })
+        .collect()
+}
+
+fn deployed(job: &Job) -> bool {
+    job.file("network/terraform.tfstate").exists()
+}
+
+#[test]
+fn a_freeze_in_force_stops_a_writers_tick_and_the_dashboard_names_it() {
+    let bed = Bed::new();
+    let mut job = Job::new();
+    configure(
+        &job,
+        &format!(
+            "freezes:\n  - from: \"{}\"\n    to: \"{}\"\n    reason: the year-end freeze\n",
+            wall_in(-24),
+            wall_in(24)
+        ),
+    );
+    let (sha, number) = scanned(&bed, &job);
+    let body = bed.body(number);
+    assert!(
+        body.contains("Nothing deploys from") && body.contains("the year-end freeze"),
+        "the scan names the freeze under its line: {body}"
+    );
+    tick(&bed, number, "alice", "network");
+    let ran = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(records_of(&bed, "network").is_empty(), "no record opened");
+    assert!(!deployed(&job), "nothing deployed");
+    assert!(
+        ran.log
+            .contains("network: a deploy freeze is on, so the tick started nothing"),
+        "{}",
+        ran.log
+    );
+    let body = bed.body(number);
+    let row = &blocks(&body)["network"];
+    assert!(row.starts_with("- [ ] "), "the box was cleared: {row}");
+    assert!(
+        row.contains("a deploy freeze (the year-end freeze) is on until")
+            && row.contains("Tick it again after the freeze."),
+        "the ticker is told on the row: {row}"
+    );
+    assert!(
+        body.contains("the year-end freeze"),
+        "the freeze line stays after the tick's write: {body}"
+    );
+}
+
+#[test]
+fn a_freeze_a_few_days_off_is_named_and_stops_nothing_yet() {
+    let bed = Bed::new();
+    let mut job = Job::new();
+    configure(
+        &job,
+        &format!(
+            "freezes:\n  - from: \"{}\"\n    to: \"{}\"\n",
+            wall_in(72),
+            wall_in(96)
+        ),
+    );
+    let (sha, number) = scanned(&bed, &job);
+    assert!(
+        bed.body(number).contains("Nothing deploys from"),
+        "the week before, the dashboard says it is coming"
+    );
+    tick(&bed, number, "alice", "network");
+    let ran = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(deployed(&job), "{}", ran.log);
+}
+
+#[test]
+fn a_tick_outside_every_window_waits_and_a_scheduled_run_in_the_window_deploys_it_once() {
+    let bed = Bed::new();
+    let mut job = Job::new();
+    let elsewhere = weekday_in(3);
+    configure(
+        &job,
+        &format!("deployWindows:\n  - days: [{elsewhere}]\n    from: \"09:00\"\n    to: \"17:00\"\n"),
+    );
+    let (sha, number) = scanned(&bed, &job);
+    tick(&bed, number, "alice", "network");
+    let ran = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(!deployed(&job), "nothing deploys outside the window");
+    assert_eq!(ran.outputs["matrix"], "[]", "nothing handed on");
+    let records = records_of(&bed, "network");
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0].0, RecordState::Queued);
+    assert_eq!(records[0].2["window"], true);
+    assert_eq!(records[0].2["ticker"], "alice");
+    let row = blocks(&bed.body(number))["network"].clone();
+    assert!(
+        row.contains("queued for the deploy window, which opens ")
+            && row.contains(" 09:00 +0")
+            && row.contains("ticked by alice"),
+        "the row says when, with the offset: {row}"
+    );
+    assert!(
+        !row.starts_with("- [ ]") && !row.starts_with("- [x]"),
+        "no box: {row}"
+    );
+
+    // Apply never deploys a record that waits.
+    let id = bed
+        .github
+        .deployment_records("sluiceway")
+        .unwrap()
+        .records[0]
+        .id
+        .to_string();
+    let refused = job.run_with(
+        &bed,
+        "issues",
+        &sha,
+        &path(),
+        &[("mode", "apply"), ("deployment-id", &id)],
+    );
+    assert_eq!(refused.code, Some(1), "{}", refused.log);
+    assert!(
+        refused.log.contains("waits for its stack's deploy window"),
+        "{}",
+        refused.log
+    );
+    assert!(!deployed(&job));
+
+    // A scheduled run while the window is still closed leaves it waiting.
+    job.env.push(("GITHUB_RUN_ID".into(), "4243".into()));
+    job.payload = Some(r#"{"repository":{"default_branch":"main"}}"#.into());
+    let closed = job.run_with(&bed, "schedule", &sha, &path(), &[("mode", "")]);
+    assert_eq!(closed.code, Some(0), "{}", closed.log);
+    assert!(!deployed(&job), "{}", closed.log);
+    assert_eq!(records_of(&bed, "network").len(), 1);
+
+    // The window now includes this moment: the next scheduled run deploys it, once.
+    configure(
+        &job,
+        "deployWindows:\n  - days: [monday, tuesday, wednesday, thursday, friday, saturday, sunday]\n    from: \"00:00\"\n    to: \"24:00\"\n",
+    );
+    job.env.push(("GITHUB_RUN_ID".into(), "4244".into()));
+    let open = job.run_with(&bed, "schedule", &sha, &path(), &[("mode", "")]);
+    assert_eq!(open.code, Some(0), "{}", open.log);
+    assert!(deployed(&job), "{}", open.log);
+    assert!(open.log.contains("network: deployed."), "{}", open.log);
+    let records = records_of(&bed, "network");
+    let states: Vec<(RecordState, &str)> =
+        records.iter().map(|r| (r.0, r.1.as_str())).collect();
+    assert_eq!(
+        states,
+        [
+            (RecordState::Inactive, "started in a later run"),
+            (RecordState::Success, "deployed"),
+        ]
+    );
+    assert_eq!(records[1].2["ticker"], "alice", "credited to the ticker");
+    assert_eq!(records[1].2.get("window"), None);
+
+    // And never again.
+    job.env.push(("GITHUB_RUN_ID".into(), "4245".into()));
+    let again = job.run_with(&bed, "schedule", &sha, &path(), &[("mode", "")]);
+    assert_eq!(again.code, Some(0), "{}", again.log);
+    assert_eq!(records_of(&bed, "network").len(), 2, "{}", again.log);
+    let row = blocks(&bed.body(number))["network"].clone();
+    assert!(row.contains("state=\"in-sync\""), "{row}");
+}
+
+#[test]
+fn a_stacks_own_empty_window_list_means_any_time() {
+    let bed = Bed::new();
+    let mut job = Job::new();
+    configure(
+        &job,
+        &format!(
+            "deployWindows:\n  - days: [{}]\n    from: \"09:00\"\n    to: \"17:00\"\n",
+            weekday_in(3)
+        ),
+    );
+    let file = job.file("sluiceway.yaml");
+    let text = std::fs::read_to_string(&file).unwrap().replace(
+        "  - path: network\n    tool: opentofu\n",
+        "  - path: network\n    tool: opentofu\n    deployWindows: []\n",
+    );
+    std::fs::write(&file, text).unwrap();
+    let (sha, number) = scanned(&bed, &job);
+    tick(&bed, number, "alice", "network");
+    let ran = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(deployed(&job), "{}", ran.log);
+}
+
+#[test]
+fn a_failed_earlier_step_on_the_dashboards_edit_deploys_nothing() {
+    let bed = Bed::new();
+    let mut job = Job::new();
+    configure(&job, "");
+    let file = job.file("sluiceway.yaml");
+    let text = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("  timeZone:", "  label: deploys\n  timeZone:");
+    std::fs::write(&file, text).unwrap();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let ran = job.run(&bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let number = bed.github.open_issues_labelled("deploys").unwrap()[0].number;
+    tick(&bed, number, "alice", "network");
+    let mut event: serde_json::Value = serde_json::from_str(&edit_event(&bed, number)).unwrap();
+    event["issue"]["labels"] = serde_json::json!([{ "name": "deploys" }]);
+    job.payload = Some(event.to_string());
+    let failed = job.run_with(
+        &bed,
+        "issues",
+        &sha,
+        &path(),
+        &[("mode", ""), ("job-status", "failure")],
+    );
+    assert_eq!(failed.code, Some(0), "{}", failed.log);
+    assert!(records_of(&bed, "network").is_empty());
+    assert!(!deployed(&job));
+    assert_eq!(failed.outputs["matrix"], "[]");
+    let body = bed.body(number);
+    assert!(
+        body.contains("The last run failed before Sluiceway ran"),
+        "said on the dashboard the configuration labels: {body}"
+    );
+    assert!(
+        reader::read(&body).rows.iter().any(|r| r.ticked),
+        "the tick stays for a run that can act on it"
+    );
+}
