@@ -6,8 +6,8 @@
 //! only says it waits, and every run judges the calendar again from the configuration.
 
 use jiff::civil::{Date, DateTime, Time, Weekday};
-use jiff::tz::TimeZone;
 use jiff::tz::AmbiguousOffset;
+use jiff::tz::TimeZone;
 use jiff::{Timestamp, ZonedDateTime};
 
 /// Minutes in a day; a window may close at `24:00`, which is this.
@@ -394,10 +394,15 @@ mod tests {
     /// Instants over 2026, half of them within three days of a clock change of one of
     /// the zones above (Amsterdam, New York and Sydney, each way).
     fn instants() -> impl Strategy<Value = Timestamp> {
-        const CHANGES: [i64; 6] = [1774746000, 1792890000, 1772953200, 1793512800, 1775318400, 1791043200];
+        const CHANGES: [i64; 6] = [
+            1774746000, 1792890000, 1772953200, 1793512800, 1775318400, 1791043200,
+        ];
         prop_oneof![
             1_767_225_600i64..1_798_761_600,
-            (proptest::sample::select(CHANGES.to_vec()), -259_200i64..259_200)
+            (
+                proptest::sample::select(CHANGES.to_vec()),
+                -259_200i64..259_200
+            )
                 .prop_map(|(change, near)| change + near),
         ]
         .prop_map(|s| Timestamp::from_second(s).unwrap())

@@ -5,8 +5,8 @@
 //! file, and the reports `check` and `init` print. The edges (the binary, the tool
 //! adapters, the GitHub client) read files, run tools and talk to GitHub.
 
-pub mod claim;
 pub mod calendar;
+pub mod claim;
 pub mod config;
 pub mod diff;
 pub mod discovery;

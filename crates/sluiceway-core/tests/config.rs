@@ -65,6 +65,40 @@ fn windows_freezes_and_show_values_are_checked() {
 }
 
 #[test]
+fn a_bad_window_or_freeze_is_named_by_its_line_and_key_and_a_good_one_is_read_whole() {
+    let text = "dashboard:\n  timeZone: Europe/Lisbon\ndeployWindows:\n  - days: [funday]\n    from: '09:00'\n    to: '17:00'\n  - days: [friday]\n    from: '22:00'\n    to: '24:00'\nfreezes:\n  - from: 2026-12-24T00:00\n    to: 2026-12-24T00:00\n  - from: 2026-12-20T18:00\n    to: 2027-01-04T08:00\n    reason: ' '\n";
+    let problems = config::load("sluiceway.yaml", text).unwrap_err();
+    let named: Vec<String> = problems
+        .iter()
+        .map(|p| format!("{}:{}", p.position.line, p.key))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            "4:deployWindows[0].days[0]",
+            "12:freezes[0].to",
+            "15:freezes[1].reason"
+        ],
+        "{problems:?}"
+    );
+    let good = "dashboard:\n  timeZone: Europe/Lisbon\ndeployWindows:\n  - days: [friday]\n    from: '22:00'\n    to: '24:00'\nfreezes:\n  - from: 2026-12-20T18:00\n    to: 2027-01-04T08:00\n    reason: holidays\n";
+    let config = config::load("sluiceway.yaml", good).unwrap();
+    assert_eq!(config.deploy_windows.0.len(), 1);
+    assert_eq!(
+        (
+            config.deploy_windows.0[0].opens,
+            config.deploy_windows.0[0].closes
+        ),
+        (22 * 60, 24 * 60)
+    );
+    assert_eq!(config.calendar.zone.iana_name(), Some("Europe/Lisbon"));
+    assert_eq!(
+        config.calendar.freezes[0].reason.as_deref(),
+        Some("holidays")
+    );
+}
+
+#[test]
 fn the_schema_describes_every_top_level_key() {
     let schema = config::json_schema();
     let keys: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();

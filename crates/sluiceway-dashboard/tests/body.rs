@@ -479,6 +479,30 @@ fn the_layout_keys_move_and_hide_but_never_drop_a_row() {
 }
 
 #[test]
+fn the_repair_all_box_and_the_trails_length_follow_their_keys() {
+    let full = rendered(|_| {});
+    assert!(full.contains("Repair all 2 drifted stacks"), "{full}");
+    let body = rendered(|v| v.layout.repair_all = false);
+    assert!(body.contains("## Drifted") && !body.contains("Repair all"));
+
+    let trail = |body: &str| {
+        body.split("## Recently deployed")
+            .nth(1)
+            .map(|t| t.matches("actions/runs/8").count())
+    };
+    assert_eq!(trail(&full), Some(2), "both records by default");
+    assert_eq!(
+        trail(&rendered(|v| v.layout.recently_deployed = 1)),
+        Some(1)
+    );
+    assert_eq!(
+        trail(&rendered(|v| v.layout.recently_deployed = 0)),
+        None,
+        "0 hides the trail"
+    );
+}
+
+#[test]
 fn a_redacted_row_names_no_type_name_or_path_and_keeps_its_hash() {
     let plain = reader::read(&body::render(&every_state()).unwrap());
     let body = rendered(|v| v.layout.redact = true);

@@ -126,16 +126,14 @@ pub fn run(repo: &Path, json: bool, backend: bool, printer: &mut Printer) -> Out
     let checkout = Checkout::new(repo);
     let report = match setup::read(&checkout) {
         Ok(setup) => match report(&setup, &checkout) {
-            Ok(mut report) => {
-                if backend {
-                    let mut log = Vec::new();
-                    report.backend = Some(ask_backends(&setup, &checkout, &mut log));
-                    for line in log {
-                        printer.say(&line);
-                    }
+            Ok(report) if !setup.config.unacted.is_empty() => {
+                let file = setup.config.file.as_deref().unwrap_or("sluiceway.yaml");
+                for unacted in &setup.config.unacted {
+                    printer.say(&format!("warning: {}", unacted.warning(file)));
                 }
-                report
+                with_backend(report, backend, &setup, &checkout, printer)
             }
+            Ok(report) => with_backend(report, backend, &setup, &checkout, printer),
             Err(problem) => invalid(vec![problem]),
         },
         Err(SetupError::Problems(problems)) => invalid(problems),
@@ -144,6 +142,28 @@ pub fn run(repo: &Path, json: bool, backend: bool, printer: &mut Printer) -> Out
             return Outcome::Failed;
         }
     };
+    finish(report, json, printer)
+}
+
+/// The report with the backends' answers, when `--backend` asks for them.
+fn with_backend(
+    mut report: CheckReport,
+    backend: bool,
+    setup: &Setup,
+    checkout: &Checkout,
+    printer: &mut Printer,
+) -> CheckReport {
+    if backend {
+        let mut log = Vec::new();
+        report.backend = Some(ask_backends(setup, checkout, &mut log));
+        for line in log {
+            printer.say(&line);
+        }
+    }
+    report
+}
+
+fn finish(report: CheckReport, json: bool, printer: &mut Printer) -> Outcome {
     if json {
         printer.result(&format!(
             "{}\n",

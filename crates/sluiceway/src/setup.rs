@@ -87,3 +87,21 @@ pub(crate) fn configured_label(checkout: &Checkout) -> String {
         })
         .unwrap_or(default)
 }
+
+/// The workflow annotations for the keys this version does not act on yet (ADR 0026):
+/// one warning per place, naming the file, its line and the key.
+pub(crate) fn unacted_annotations(config: &Config) -> Vec<String> {
+    let file = config.file.as_deref().unwrap_or(config::FILE_NAMES[0]);
+    config
+        .unacted
+        .iter()
+        .map(|u| {
+            format!(
+                "::warning file={file},line={},col={}::{}",
+                u.position.line,
+                u.position.column,
+                u.warning(file)
+            )
+        })
+        .collect()
+}

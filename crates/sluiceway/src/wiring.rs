@@ -56,6 +56,11 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
             "::warning::The {input} input is set, but this version of Sluiceway sends no notifications, so nothing is sent."
         ));
     }
+    for input in inputs.unacted() {
+        printer.say(&format!(
+            "::warning::The {input} input is set, but this version of Sluiceway does not act on it yet, so it changes nothing."
+        ));
+    }
     let mut inputs = inputs;
     if let Some(mode) = mode {
         inputs.mode = mode;
@@ -104,7 +109,9 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
         Route::Scan => {
             return scan_on_this_machine(&job, &inputs, Target::GitHub(&github), printer);
         }
-        Route::Resolve => modes::resolve::run(&job, &github, &SystemClock, false, &mut outputs, printer).0,
+        Route::Resolve => {
+            modes::resolve::run(&job, &github, &SystemClock, false, &mut outputs, printer).0
+        }
         Route::Apply(id) => modes::apply::run(&applying, &github, id, &mut outputs, printer),
         Route::Settle => modes::settle::run(&job, &github, &SystemClock, printer),
         Route::Ticks | Route::Sweep => {

@@ -174,7 +174,9 @@ fn a_tick_outside_every_window_waits_and_a_scheduled_run_in_the_window_deploys_i
     let elsewhere = weekday_in(3);
     configure(
         &job,
-        &format!("deployWindows:\n  - days: [{elsewhere}]\n    from: \"09:00\"\n    to: \"17:00\"\n"),
+        &format!(
+            "deployWindows:\n  - days: [{elsewhere}]\n    from: \"09:00\"\n    to: \"17:00\"\n"
+        ),
     );
     let (sha, number) = scanned(&bed, &job);
     tick(&bed, number, "alice", "network");
@@ -200,11 +202,7 @@ fn a_tick_outside_every_window_waits_and_a_scheduled_run_in_the_window_deploys_i
     );
 
     // Apply never deploys a record that waits.
-    let id = bed
-        .github
-        .deployment_records("sluiceway")
-        .unwrap()
-        .records[0]
+    let id = bed.github.deployment_records("sluiceway").unwrap().records[0]
         .id
         .to_string();
     let refused = job.run_with(
@@ -241,8 +239,7 @@ fn a_tick_outside_every_window_waits_and_a_scheduled_run_in_the_window_deploys_i
     assert!(deployed(&job), "{}", open.log);
     assert!(open.log.contains("network: deployed."), "{}", open.log);
     let records = records_of(&bed, "network");
-    let states: Vec<(RecordState, &str)> =
-        records.iter().map(|r| (r.0, r.1.as_str())).collect();
+    let states: Vec<(RecordState, &str)> = records.iter().map(|r| (r.0, r.1.as_str())).collect();
     assert_eq!(
         states,
         [

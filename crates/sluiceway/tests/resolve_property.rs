@@ -88,7 +88,14 @@ fn resolve_once(bed: &Bed, job: &Job) -> Vec<(String, String)> {
     let log = tempfile::NamedTempFile::new().unwrap();
     let mut printer = Printer::new(Box::new(std::io::sink()), Box::new(log.reopen().unwrap()));
     let mut outputs = Outputs::default();
-    let (_, started) = resolve::run(job, &bed.github, &SystemClock, false, &mut outputs, &mut printer);
+    let (_, started) = resolve::run(
+        job,
+        &bed.github,
+        &SystemClock,
+        false,
+        &mut outputs,
+        &mut printer,
+    );
     assert!(
         !std::fs::read_to_string(log.path())
             .unwrap()

@@ -9,6 +9,7 @@ mod document;
 mod problem;
 pub mod raw;
 mod schema;
+pub mod unacted;
 mod validate;
 
 pub use document::{Document, KeyPath, Position, Segment};
@@ -37,6 +38,8 @@ pub struct Config {
     pub calendar: Calendar,
     /// The top-level `deployWindows`, whole; none means any time.
     pub deploy_windows: Windows,
+    /// Keys the file sets that this version does not act on yet, which every run names.
+    pub unacted: Vec<unacted::Unacted>,
 }
 
 /// An `ignore` glob over stack ids.
@@ -120,6 +123,7 @@ pub fn load(file: &str, text: &str) -> Result<Config, Vec<ConfigProblem>> {
     if problems.is_empty() {
         Ok(Config {
             file: Some(file.to_owned()),
+            unacted: unacted::find(&document),
             ..config
         })
     } else {

@@ -114,7 +114,8 @@ pub(super) fn validate(
     );
     let freezes = check_freezes(&mut checker, &settings.freezes);
     let calendar = Calendar {
-        zone: jiff::tz::TimeZone::get(&settings.dashboard.time_zone).unwrap_or(jiff::tz::TimeZone::UTC),
+        zone: jiff::tz::TimeZone::get(&settings.dashboard.time_zone)
+            .unwrap_or(jiff::tz::TimeZone::UTC),
         freezes,
     };
     let ignore = ignore_rules(&mut checker, &settings.ignore);
@@ -149,6 +150,7 @@ pub(super) fn validate(
         entries,
         calendar,
         deploy_windows,
+        unacted: Vec::new(),
     }
 }
 

@@ -159,6 +159,12 @@ pub fn run(
             return Outcome::Failed;
         }
     };
+    if !a.inputs.mode_is_auto() {
+        // The auto mode's resolve has named them already.
+        for line in setup::unacted_annotations(&setup.config) {
+            printer.say(&line);
+        }
+    }
     let Some(stack) = setup.discovery.stacks.iter().find(|s| s.id == record.stack) else {
         set(
             a,
@@ -190,7 +196,14 @@ pub fn run(
             "::error::A deploy freeze is on until {}, so nothing was deployed.",
             calendar.wall_time(freeze.ends(&calendar.zone))
         ));
-        set(a, github, &record, RecordState::Failure, ended::FROZEN, printer);
+        set(
+            a,
+            github,
+            &record,
+            RecordState::Failure,
+            ended::FROZEN,
+            printer,
+        );
         outputs.set("outcome", Ended::Refused.name());
         return Outcome::Failed;
     }

@@ -106,6 +106,23 @@ const MOST_CONCURRENCY: usize = 64;
 const DEFAULT_PREVIEW_MINUTES: u64 = 10;
 
 impl Inputs {
+    /// Inputs set that this version does not act on yet (ADR 0026), beside the
+    /// notification channels: the check mode's, which the action does not run.
+    pub fn unacted(&self) -> Vec<&'static str> {
+        let mut unacted = Vec::new();
+        if self.backend {
+            unacted.push("backend");
+        }
+        if self.pull_request_preview {
+            unacted.push("pull-request-preview");
+        }
+        unacted
+    }
+
+    pub fn mode_is_auto(&self) -> bool {
+        self.mode == Mode::Auto
+    }
+
     /// Reads every input from the job's environment.
     pub fn read(env: &BTreeMap<String, String>) -> Result<Inputs, InputError> {
         let get = |name: &'static str| -> Option<(&'static str, &str)> {

@@ -69,7 +69,9 @@ pub struct When<'a> {
 impl When<'_> {
     /// Whether a deploy of `stack` may start now: no freeze, and its window open.
     pub fn may_start(&self, stack: &Stack) -> bool {
-        self.calendar.judge(&stack.settings.deploy_windows, self.now) == Moment::Open
+        self.calendar
+            .judge(&stack.settings.deploy_windows, self.now)
+            == Moment::Open
     }
 }
 

@@ -116,6 +116,9 @@ pub fn run(
             return (Outcome::Failed, Vec::new());
         }
     };
+    for line in setup::unacted_annotations(&setup.config) {
+        printer.say(&line);
+    }
     let dashboard = &setup.config.settings.dashboard;
     if auto && dashboard.read_only {
         printer.say(
@@ -829,7 +832,9 @@ fn tick_lines(
                 format!("{stack}: a deploy freeze is on, so the tick started nothing")
             }
             Fate::Waiting(login, opens) if opened.contains(&StackId::given(stack)) => {
-                format!("{stack}: ticked by {login}; it waits for its deploy window, which opens {opens}")
+                format!(
+                    "{stack}: ticked by {login}; it waits for its deploy window, which opens {opens}"
+                )
             }
             Fate::Waiting(login, _) => {
                 format!("{stack}: ticked by {login}; its record could not be opened")

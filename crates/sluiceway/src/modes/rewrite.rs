@@ -102,7 +102,9 @@ impl<'a> Rewrite<'a> {
             trail: records.trail(|run| links(job).run(run)),
             version: identity::VERSION,
             boxes: None,
-            hints: freeze_hint(&setup.config.calendar, now).into_iter().collect(),
+            hints: freeze_hint(&setup.config.calendar, now)
+                .into_iter()
+                .collect(),
         }
     }
 }

@@ -118,6 +118,9 @@ fn scan(
             return Outcome::Failed;
         }
     };
+    for line in setup::unacted_annotations(&setup.config) {
+        printer.say(&line);
+    }
     let config = &setup.config;
     let discovery = &setup.discovery;
     let label = &config.settings.dashboard.label;

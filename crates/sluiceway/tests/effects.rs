@@ -1,0 +1,669 @@
+//! No key without its effect (ADR 0026). Every key of `docs/sluiceway.schema.json` and
+//! every input of `action.yml` is either named here beside the test that proves what it
+//! changes, or on the list of keys this version does not act on yet; and every key on
+//! that list makes `sluiceway check` and a scan warn by name wherever a file sets it.
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::process::Command;
+
+use sluiceway_core::config::unacted::NOT_ACTED_ON;
+use support::workspace;
+
+/// A key, the test file (from `crates/`) and the test in it that proves the key's effect.
+const PROVEN: &[(&str, &str, &str)] = &[
+    (
+        "attribution.lookback",
+        "sluiceway/tests/settings.rs",
+        "attribution_walks_as_many_commits_as_lookback_and_names_as_many_as_names",
+    ),
+    (
+        "attribution.names",
+        "sluiceway/tests/settings.rs",
+        "attribution_walks_as_many_commits_as_lookback_and_names_as_many_as_names",
+    ),
+    (
+        "dashboard.deployAll",
+        "sluiceway-dashboard/tests/body.rs",
+        "the_layout_keys_move_and_hide_but_never_drop_a_row",
+    ),
+    (
+        "dashboard.deployingSection",
+        "sluiceway-dashboard/tests/body.rs",
+        "the_layout_keys_move_and_hide_but_never_drop_a_row",
+    ),
+    (
+        "dashboard.destroyAlert",
+        "sluiceway-dashboard/tests/body.rs",
+        "the_layout_keys_move_and_hide_but_never_drop_a_row",
+    ),
+    (
+        "dashboard.driftedSection",
+        "sluiceway-dashboard/tests/body.rs",
+        "the_layout_keys_move_and_hide_but_never_drop_a_row",
+    ),
+    (
+        "dashboard.footer",
+        "sluiceway-dashboard/tests/body.rs",
+        "the_layout_keys_move_and_hide_but_never_drop_a_row",
+    ),
+    (
+        "dashboard.inSyncSection",
+        "sluiceway-dashboard/tests/body.rs",
+        "the_layout_keys_move_and_hide_but_never_drop_a_row",
+    ),
+    (
+        "dashboard.label",
+        "sluiceway/tests/settings.rs",
+        "the_title_label_and_pin_keys_shape_the_dashboard_issue",
+    ),
+    (
+        "dashboard.pendingDetail",
+        "sluiceway-dashboard/tests/body.rs",
+        "the_layout_keys_move_and_hide_but_never_drop_a_row",
+    ),
+    (
+        "dashboard.personality",
+        "sluiceway-dashboard/tests/body.rs",
+        "without_personality_and_in_another_zone",
+    ),
+    (
+        "dashboard.pin",
+        "sluiceway/tests/settings.rs",
+        "the_title_label_and_pin_keys_shape_the_dashboard_issue",
+    ),
+    (
+        "dashboard.readOnly",
+        "sluiceway/tests/ticks.rs",
+        "a_read_only_dashboard_in_the_auto_mode_acts_on_no_tick",
+    ),
+    (
+        "dashboard.recentlyDeployed",
+        "sluiceway-dashboard/tests/body.rs",
+        "the_repair_all_box_and_the_trails_length_follow_their_keys",
+    ),
+    (
+        "dashboard.redact",
+        "sluiceway-dashboard/tests/body.rs",
+        "a_redacted_row_names_no_type_name_or_path_and_keeps_its_hash",
+    ),
+    (
+        "dashboard.repairAll",
+        "sluiceway-dashboard/tests/body.rs",
+        "the_repair_all_box_and_the_trails_length_follow_their_keys",
+    ),
+    (
+        "dashboard.rescanBox",
+        "sluiceway-dashboard/tests/body.rs",
+        "the_layout_keys_move_and_hide_but_never_drop_a_row",
+    ),
+    (
+        "dashboard.sections",
+        "sluiceway-dashboard/tests/body.rs",
+        "the_layout_keys_move_and_hide_but_never_drop_a_row",
+    ),
+    (
+        "dashboard.timeZone",
+        "sluiceway/tests/calendar.rs",
+        "a_tick_outside_every_window_waits_and_a_scheduled_run_in_the_window_deploys_it_once",
+    ),
+    (
+        "dashboard.title",
+        "sluiceway/tests/settings.rs",
+        "the_title_label_and_pin_keys_shape_the_dashboard_issue",
+    ),
+    (
+        "dashboard.zeroCounts",
+        "sluiceway-dashboard/tests/body.rs",
+        "the_layout_keys_move_and_hide_but_never_drop_a_row",
+    ),
+    (
+        "deployWindows",
+        "sluiceway/tests/calendar.rs",
+        "a_tick_outside_every_window_waits_and_a_scheduled_run_in_the_window_deploys_it_once",
+    ),
+    (
+        "deploys",
+        "sluiceway/tests/ticks.rs",
+        "deploys_off_refuses_before_any_tool_runs",
+    ),
+    (
+        "discovery.rootModules",
+        "sluiceway-core/tests/discovery.rs",
+        "root_module_discovery_can_be_switched_off_or_overridden",
+    ),
+    (
+        "drift.enabled",
+        "sluiceway/tests/scan_kubectl.rs",
+        "a_changed_manifest_is_pending_with_its_path_and_drift_is_found_where_asked",
+    ),
+    (
+        "freezes",
+        "sluiceway/tests/calendar.rs",
+        "a_freeze_in_force_stops_a_writers_tick_and_the_dashboard_names_it",
+    ),
+    (
+        "ignore",
+        "sluiceway-core/tests/discovery.rs",
+        "an_id_override_is_seen_by_ignore_and_dependencies",
+    ),
+    (
+        "phases",
+        "sluiceway-core/src/gate.rs",
+        "a_stack_waits_on_what_it_names_and_on_every_stack_of_earlier_phases",
+    ),
+    (
+        "scan.logDiff",
+        "sluiceway/tests/scan.rs",
+        "log_diff_prints_the_tools_own_diff_into_the_stacks_group_only",
+    ),
+    (
+        "scan.unrelated",
+        "sluiceway-core/src/claim.rs",
+        "unrelated_wins_over_a_stack_and_the_root_stack_claims_everything",
+    ),
+    (
+        "stacks[].createInBackend",
+        "sluiceway/tests/scan_pulumi.rs",
+        "pulumi_stacks_preview_drift_check_deploy_and_repair",
+    ),
+    (
+        "stacks[].dependsOn",
+        "sluiceway/tests/ticks.rs",
+        "a_chain_ticked_together_deploys_one_layer_per_run",
+    ),
+    (
+        "stacks[].deployWindows",
+        "sluiceway/tests/calendar.rs",
+        "a_stacks_own_empty_window_list_means_any_time",
+    ),
+    (
+        "stacks[].drift.enabled",
+        "sluiceway/tests/scan_kubectl.rs",
+        "a_changed_manifest_is_pending_with_its_path_and_drift_is_found_where_asked",
+    ),
+    (
+        "stacks[].environment",
+        "sluiceway-core/tests/discovery.rs",
+        "named_entries_win_key_by_key_and_inputs_add_up",
+    ),
+    (
+        "stacks[].id",
+        "sluiceway-core/tests/discovery.rs",
+        "an_id_override_is_seen_by_ignore_and_dependencies",
+    ),
+    (
+        "stacks[].inputs",
+        "sluiceway-core/tests/discovery.rs",
+        "named_entries_win_key_by_key_and_inputs_add_up",
+    ),
+    (
+        "stacks[].name",
+        "sluiceway-core/tests/discovery.rs",
+        "named_entries_win_key_by_key_and_inputs_add_up",
+    ),
+    (
+        "stacks[].options.chart",
+        "sluiceway-core/tests/config.rs",
+        "a_full_helm_declaration_is_read_into_typed_options",
+    ),
+    (
+        "stacks[].options.context",
+        "sluiceway-tools/tests/kubectl_adapter.rs",
+        "command_lines_and_environment_of_preview_tool_diff_and_deploy",
+    ),
+    (
+        "stacks[].options.createNamespace",
+        "sluiceway-fixtures/tests/helm_fixtures.rs",
+        "every_fixture_is_what_its_scenario_records",
+    ),
+    (
+        "stacks[].options.fieldManager",
+        "sluiceway-tools/tests/kubectl_adapter.rs",
+        "command_lines_and_environment_of_preview_tool_diff_and_deploy",
+    ),
+    (
+        "stacks[].options.forceConflicts",
+        "sluiceway/tests/scan_kubectl.rs",
+        "a_changed_manifest_is_pending_with_its_path_and_drift_is_found_where_asked",
+    ),
+    (
+        "stacks[].options.namespace",
+        "sluiceway-tools/tests/kubectl_adapter.rs",
+        "command_lines_and_environment_of_preview_tool_diff_and_deploy",
+    ),
+    (
+        "stacks[].options.prune",
+        "sluiceway-fixtures/tests/kubectl_fixtures.rs",
+        "each_version_holds_exactly_the_scenarios_and_each_meets_its_expectations",
+    ),
+    (
+        "stacks[].options.recursive",
+        "sluiceway-tools/tests/kubectl_adapter.rs",
+        "command_lines_and_environment_of_preview_tool_diff_and_deploy",
+    ),
+    (
+        "stacks[].options.release",
+        "sluiceway-fixtures/tests/helm_fixtures.rs",
+        "every_fixture_is_what_its_scenario_records",
+    ),
+    (
+        "stacks[].options.valuesFiles",
+        "sluiceway-tools/src/helm/mod.rs",
+        "a_chart_reference_is_pinned_and_values_files_keep_their_order",
+    ),
+    (
+        "stacks[].options.varFiles",
+        "sluiceway-core/src/init.rs",
+        "several_var_files_give_one_stack_each",
+    ),
+    (
+        "stacks[].options.version",
+        "sluiceway-tools/src/helm/mod.rs",
+        "a_chart_reference_is_pinned_and_values_files_keep_their_order",
+    ),
+    (
+        "stacks[].options.workspace",
+        "sluiceway/tests/ticks.rs",
+        "three_ticks_by_three_people_are_each_credited_to_their_ticker",
+    ),
+    (
+        "stacks[].path",
+        "sluiceway-core/tests/discovery.rs",
+        "named_entries_win_key_by_key_and_inputs_add_up",
+    ),
+    (
+        "stacks[].phase",
+        "sluiceway-core/tests/discovery.rs",
+        "phases_are_checked_for_cycles_as_nodes",
+    ),
+    (
+        "stacks[].previewTimeout",
+        "sluiceway/tests/settings.rs",
+        "a_stacks_own_preview_timeout_ends_a_hanging_preview_of_that_stack",
+    ),
+    (
+        "stacks[].tickers",
+        "sluiceway-core/tests/discovery.rs",
+        "named_entries_win_key_by_key_and_inputs_add_up",
+    ),
+    (
+        "stacks[].tool",
+        "sluiceway-core/tests/discovery.rs",
+        "declared_kubectl_directories_must_hold_manifests",
+    ),
+    (
+        "stacks[].valueFingerprint",
+        "sluiceway/tests/ticks.rs",
+        "with_value_fingerprints_off_no_row_carries_one_and_a_value_change_deploys",
+    ),
+    (
+        "tickers",
+        "sluiceway/tests/ticks.rs",
+        "a_tick_by_someone_without_write_access_is_refused_with_a_comment",
+    ),
+    (
+        "valueFingerprint",
+        "sluiceway/tests/ticks.rs",
+        "with_value_fingerprints_off_no_row_carries_one_and_a_value_change_deploys",
+    ),
+];
+
+/// Every input of the action and the test that proves what it changes.
+const PROVEN_INPUTS: &[(&str, &str, &str)] = &[
+    (
+        "concurrency",
+        "sluiceway/src/modes/scan/pool.rs",
+        "the_size_follows_the_input_then_the_cores",
+    ),
+    (
+        "deploy-timeout",
+        "sluiceway/tests/ticks.rs",
+        "a_deploy_past_its_deploy_timeout_is_interrupted_and_ends_with_a_fixed_reason",
+    ),
+    (
+        "deployment-id",
+        "sluiceway/tests/ticks.rs",
+        "a_re_run_of_apply_on_an_ended_record_deploys_nothing",
+    ),
+    (
+        "dry-run",
+        "sluiceway/tests/ticks.rs",
+        "a_dry_run_rehearses_and_deploys_nothing",
+    ),
+    (
+        "env-file",
+        "sluiceway/tests/scan.rs",
+        "an_env_file_reaches_the_tool_masked_first",
+    ),
+    (
+        "github-token",
+        "sluiceway-github/tests/wire.rs",
+        "a_token_without_the_permission_is_refused_and_the_error_says_which_it_needs",
+    ),
+    (
+        "job-id",
+        "sluiceway/tests/scan.rs",
+        "a_preview_that_fails_is_tried_once_more_after_a_pause_and_passes",
+    ),
+    (
+        "job-status",
+        "sluiceway/tests/calendar.rs",
+        "a_failed_earlier_step_on_the_dashboards_edit_deploys_nothing",
+    ),
+    (
+        "mode",
+        "sluiceway/tests/ticks.rs",
+        "settle_ends_a_record_its_run_left_open_and_the_row_says_so",
+    ),
+    (
+        "preview-timeout",
+        "sluiceway/tests/scan.rs",
+        "a_preview_that_hangs_times_out_and_leaves_no_process_behind",
+    ),
+    (
+        "strict",
+        "sluiceway/tests/scan.rs",
+        "a_preview_that_fails_is_tried_once_more_after_a_pause_and_passes",
+    ),
+];
+
+/// Inputs this version accepts and does not act on yet; each warns when set.
+const NOT_ACTED_ON_INPUTS: &[&str] = &[
+    "backend",
+    "pull-request-preview",
+    "slack-webhook-url",
+    "telegram-bot-token",
+    "telegram-chat-id",
+    "telegram-thread-id",
+    "webhook-url",
+];
+
+/// Every key of the schema, as `a.b`, `stacks[].c`; containers included.
+fn schema_keys() -> Vec<(String, bool)> {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(workspace().join("docs/sluiceway.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let defs = schema["$defs"].clone();
+    let mut keys = Vec::new();
+    walk(&schema, "", &defs, &mut keys);
+    keys
+}
+
+fn walk(
+    node: &serde_json::Value,
+    prefix: &str,
+    defs: &serde_json::Value,
+    out: &mut Vec<(String, bool)>,
+) {
+    if let Some(reference) = node.get("$ref").and_then(|r| r.as_str()) {
+        let name = reference.rsplit('/').next().unwrap();
+        return walk(&defs[name], prefix, defs, out);
+    }
+    for either in ["anyOf", "oneOf", "allOf"] {
+        for branch in node
+            .get(either)
+            .and_then(|b| b.as_array())
+            .into_iter()
+            .flatten()
+        {
+            walk(branch, prefix, defs, out);
+        }
+    }
+    if let Some(items) = node.get("items") {
+        walk(items, &format!("{prefix}[]"), defs, out);
+    }
+    if let Some(properties) = node.get("properties").and_then(|p| p.as_object()) {
+        for (name, child) in properties {
+            let key = if prefix.is_empty() {
+                name.clone()
+            } else {
+                format!("{prefix}.{name}")
+            };
+            let container = has_properties(child, defs);
+            if !out.iter().any(|(k, _)| *k == key) {
+                out.push((key.clone(), container));
+            }
+            walk(child, &key, defs, out);
+        }
+    }
+}
+
+fn has_properties(node: &serde_json::Value, defs: &serde_json::Value) -> bool {
+    if let Some(reference) = node.get("$ref").and_then(|r| r.as_str()) {
+        return has_properties(&defs[reference.rsplit('/').next().unwrap()], defs);
+    }
+    node.get("properties").is_some()
+        || node.get("items").is_some_and(|i| has_properties(i, defs))
+        || ["anyOf", "oneOf"].iter().any(|e| {
+            node.get(*e).and_then(|b| b.as_array()).is_some_and(|bs| {
+                bs.iter()
+                    .all(|b| has_properties(b, defs) || b.get("type") == Some(&"null".into()))
+            })
+        })
+}
+
+/// The key, or a key above it, is one this version does not act on.
+fn not_acted_on(key: &str) -> bool {
+    NOT_ACTED_ON.iter().any(|(listed, _)| {
+        key == *listed
+            || key.starts_with(&format!("{listed}."))
+            || key.starts_with(&format!("{listed}[]"))
+    })
+}
+
+/// The test exists: a `#[test]` (or a property) named so in that file.
+fn test_exists(file: &str, name: &str) -> bool {
+    let text = std::fs::read_to_string(workspace().join("crates").join(file))
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    let lines: Vec<&str> = text.lines().collect();
+    lines.iter().enumerate().any(|(i, line)| {
+        line.trim_start().starts_with(&format!("fn {name}("))
+            && (lines[i.saturating_sub(3)..i]
+                .iter()
+                .any(|l| l.contains("#[test]"))
+                || text[..text.find(line).unwrap()]
+                    .rfind("proptest!")
+                    .is_some())
+    })
+}
+
+#[test]
+fn every_key_of_the_schema_is_proven_by_a_test_or_listed_as_not_acted_on_yet() {
+    let proven: BTreeSet<&str> = PROVEN.iter().map(|(k, _, _)| *k).collect();
+    let mut missing = Vec::new();
+    for (key, container) in schema_keys() {
+        // The test of a list proves the keys of its items (`freezes` holds `from`).
+        let item_of_proven = proven.iter().any(|p| key.starts_with(&format!("{p}[].")));
+        let covered = proven.contains(key.as_str()) || item_of_proven || not_acted_on(&key);
+        // A container's keys speak for it, each one on its own.
+        if !covered && !container {
+            missing.push(key);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "these keys are accepted, but no test proves their effect and they are not listed as not acted on yet: {missing:?}"
+    );
+    for (key, _, _) in PROVEN {
+        assert!(!not_acted_on(key), "{key} is both proven and not acted on");
+        assert!(
+            schema_keys().iter().any(|(k, _)| k == key),
+            "{key} is not a key of the schema"
+        );
+    }
+    for (key, _) in NOT_ACTED_ON {
+        assert!(
+            schema_keys().iter().any(|(k, _)| k == key),
+            "{key} is not a key of the schema"
+        );
+    }
+}
+
+#[test]
+fn every_named_test_exists() {
+    for (key, file, name) in PROVEN.iter().chain(PROVEN_INPUTS) {
+        assert!(test_exists(file, name), "{key}: no test {name} in {file}");
+    }
+}
+
+#[test]
+fn every_input_of_the_action_is_proven_by_a_test_or_listed_as_not_acted_on_yet() {
+    let action = std::fs::read_to_string(workspace().join("action.yml")).unwrap();
+    let inputs: Vec<String> = action
+        .split("\ninputs:\n")
+        .nth(1)
+        .unwrap()
+        .split("\noutputs:")
+        .next()
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   ") && l.trim_end().ends_with(':'))
+        .map(|l| l.trim().trim_end_matches(':').to_owned())
+        .collect();
+    assert!(inputs.len() > 10, "{inputs:?}");
+    for input in &inputs {
+        let proven = PROVEN_INPUTS.iter().any(|(i, _, _)| i == input);
+        let listed = NOT_ACTED_ON_INPUTS.contains(&input.as_str());
+        assert!(
+            proven ^ listed,
+            "{input}: proven {proven}, listed as not acted on {listed}"
+        );
+    }
+}
+
+/// A file that sets one listed key, and the key as the warning names it.
+fn setting(key: &str) -> (&'static str, &'static str) {
+    match key {
+        "dashboard.showValues" => (
+            "dashboard:\n  showValues: [spec.replicas]\n",
+            "dashboard.showValues",
+        ),
+        "recordWriters" => ("recordWriters: [deploy-bot]\n", "recordWriters"),
+        "policies" => ("policies: [policy]\n", "policies"),
+        "cost" => ("cost:\n  enabled: true\n", "cost"),
+        "mergeAndDeploy" => (
+            "mergeAndDeploy:\n  authors: [\"renovate[bot]\"]\n",
+            "mergeAndDeploy",
+        ),
+        "notify" => ("notify:\n  events: [failed]\n", "notify"),
+        "stacks[].deploy" => (
+            "stacks:\n  - path: network\n    tool: opentofu\n    deploy: on-merge\n",
+            "stacks[0].deploy",
+        ),
+        "stacks[].envFile" => (
+            "stacks:\n  - path: network\n    tool: opentofu\n    envFile: network.env\n",
+            "stacks[0].envFile",
+        ),
+        "stacks[].phase.from" => (
+            "stacks:\n  - path: app\n    phase: { from: tier }\n",
+            "stacks[0].phase.from",
+        ),
+        "stacks[].policies" => (
+            "stacks:\n  - path: network\n    tool: opentofu\n    policies: [policy]\n",
+            "stacks[0].policies",
+        ),
+        "stacks[].cost" => (
+            "cost:\n  enabled: true\nstacks:\n  - path: network\n    tool: opentofu\n    cost: { enabled: false }\n",
+            "stacks[0].cost",
+        ),
+        "stacks[].options.wrapper" => (
+            "stacks:\n  - path: network\n    tool: opentofu\n    options: { wrapper: terragrunt }\n",
+            "stacks[0].options.wrapper",
+        ),
+        other => panic!("no setting written for {other}; add one"),
+    }
+}
+
+#[test]
+fn every_key_not_acted_on_makes_check_and_a_scan_warn_by_name() {
+    for (listed, _) in NOT_ACTED_ON {
+        let (text, named) = setting(listed);
+        let repo = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(repo.path().join("network")).unwrap();
+        std::fs::write(
+            repo.path().join("network/main.tf"),
+            "resource \"terraform_data\" \"a\" {}\n",
+        )
+        .unwrap();
+        std::fs::create_dir_all(repo.path().join("app")).unwrap();
+        std::fs::write(
+            repo.path().join("app/Pulumi.yaml"),
+            "name: app\nruntime: yaml\n",
+        )
+        .unwrap();
+        std::fs::write(repo.path().join("app/Pulumi.dev.yaml"), "config: {}\n").unwrap();
+        std::fs::write(repo.path().join("sluiceway.yaml"), text).unwrap();
+        let check = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
+            .args(["check", "--repo"])
+            .arg(repo.path())
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&check.stderr);
+        assert!(check.status.success(), "{listed}: {said}");
+        assert!(
+            said.contains(&format!(
+                ": {named}: accepted, but this version does not act on it yet"
+            )),
+            "check names {named}: {said}"
+        );
+        let line = text
+            .lines()
+            .position(|l| {
+                l.contains(
+                    named
+                        .rsplit('.')
+                        .next()
+                        .unwrap()
+                        .trim_start_matches("stacks[0]"),
+                )
+            })
+            .unwrap()
+            + 1;
+        assert!(
+            said.contains(&format!("sluiceway.yaml:{line}:")),
+            "{listed} at line {line}: {said}"
+        );
+    }
+    // A scan names them too, as annotations on the file's lines.
+    let repo = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(repo.path().join("network")).unwrap();
+    std::fs::write(
+        repo.path().join("network/main.tf"),
+        "resource \"terraform_data\" \"a\" {}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        repo.path().join("sluiceway.yaml"),
+        "notify:\n  events: [failed]\nstacks:\n  - path: network\n    tool: opentofu\n    deploy: on-merge\n",
+    )
+    .unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let scan = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
+        .args(["scan", "--local", "--repo"])
+        .arg(repo.path())
+        .arg("--out")
+        .arg(out.path())
+        .env(
+            "PATH",
+            format!("{}:/usr/bin:/bin", support::tofu_dir().display()),
+        )
+        .output()
+        .unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&scan.stdout),
+        String::from_utf8_lossy(&scan.stderr)
+    );
+    for (line, key) in [(1, "notify"), (6, "stacks[0].deploy")] {
+        assert!(
+            said.contains(&format!("::warning file=sluiceway.yaml,line={line},col="))
+                && said.contains(&format!(
+                    "{key}: accepted, but this version does not act on it yet"
+                )),
+            "the scan names {key}: {said}"
+        );
+    }
+}
