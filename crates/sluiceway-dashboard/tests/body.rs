@@ -480,10 +480,29 @@ fn the_layout_keys_move_and_hide_but_never_drop_a_row() {
 
 #[test]
 fn the_repair_all_box_and_the_trails_length_follow_their_keys() {
-    let full = rendered(|_| {});
-    assert!(full.contains("Repair all 2 drifted stacks"), "{full}");
-    let body = rendered(|v| v.layout.repair_all = false);
+    // The box stands under two drifted rows or more.
+    let mut two = every_state();
+    let drifted = two
+        .rows
+        .iter()
+        .find_map(|r| match r {
+            RowSource::Fresh(row) if matches!(row.state, State::Drifted { .. }) => {
+                Some(row.clone())
+            }
+            _ => None,
+        })
+        .unwrap();
+    two.rows.push(RowSource::Fresh(Row {
+        stack: id("net/edge:prod"),
+        ..drifted
+    }));
+    let body = body::render(&two).unwrap();
+    assert!(body.contains("Repair all 2 drifted stacks"), "{body}");
+    two.layout.repair_all = false;
+    let body = body::render(&two).unwrap();
     assert!(body.contains("## Drifted") && !body.contains("Repair all"));
+
+    let full = rendered(|_| {});
 
     let trail = |body: &str| {
         body.split("## Recently deployed")

@@ -577,25 +577,27 @@ fn setting(key: &str) -> (&'static str, &'static str) {
     }
 }
 
+/// A repository with a root module, a Pulumi project, and `config` as its file.
+fn repository(config: &str) -> tempfile::TempDir {
+    let repo = tempfile::tempdir().unwrap();
+    for (file, text) in [
+        ("network/main.tf", "resource \"terraform_data\" \"a\" {}\n"),
+        ("app/Pulumi.yaml", "name: app\nruntime: yaml\n"),
+        ("app/Pulumi.dev.yaml", "config: {}\n"),
+        ("sluiceway.yaml", config),
+    ] {
+        let path = repo.path().join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    repo
+}
+
 #[test]
 fn every_key_not_acted_on_makes_check_and_a_scan_warn_by_name() {
     for (listed, _) in NOT_ACTED_ON {
         let (text, named) = setting(listed);
-        let repo = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(repo.path().join("network")).unwrap();
-        std::fs::write(
-            repo.path().join("network/main.tf"),
-            "resource \"terraform_data\" \"a\" {}\n",
-        )
-        .unwrap();
-        std::fs::create_dir_all(repo.path().join("app")).unwrap();
-        std::fs::write(
-            repo.path().join("app/Pulumi.yaml"),
-            "name: app\nruntime: yaml\n",
-        )
-        .unwrap();
-        std::fs::write(repo.path().join("app/Pulumi.dev.yaml"), "config: {}\n").unwrap();
-        std::fs::write(repo.path().join("sluiceway.yaml"), text).unwrap();
+        let repo = repository(text);
         let check = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
             .args(["check", "--repo"])
             .arg(repo.path())
@@ -628,18 +630,9 @@ fn every_key_not_acted_on_makes_check_and_a_scan_warn_by_name() {
         );
     }
     // A scan names them too, as annotations on the file's lines.
-    let repo = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(repo.path().join("network")).unwrap();
-    std::fs::write(
-        repo.path().join("network/main.tf"),
-        "resource \"terraform_data\" \"a\" {}\n",
-    )
-    .unwrap();
-    std::fs::write(
-        repo.path().join("sluiceway.yaml"),
+    let repo = repository(
         "notify:\n  events: [failed]\nstacks:\n  - path: network\n    tool: opentofu\n    deploy: on-merge\n",
-    )
-    .unwrap();
+    );
     let out = tempfile::tempdir().unwrap();
     let scan = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
         .args(["scan", "--local", "--repo"])

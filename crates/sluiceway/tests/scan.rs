@@ -359,30 +359,6 @@ fn a_preview_that_fails_is_tried_once_more_after_a_pause_and_passes() {
 }
 
 /// A finished deploy of `stack` at `sha`, as apply leaves it.
-fn deployed(bed: &Bed, stack: &str, sha: &str) {
-    use sluiceway_github::{NewDeploymentRecord, NewDeploymentStatus, RecordState};
-    let record = bed
-        .github
-        .create_deployment_record(&NewDeploymentRecord {
-            sha: sha.into(),
-            task: format!("sluiceway:{stack}"),
-            environment: "sluiceway".into(),
-            payload: serde_json::json!({"v": 1, "hash": "0123456789abcdef", "ticker": "alice", "run": 41, "attempt": 1}),
-            description: "deploy".into(),
-        })
-        .unwrap();
-    bed.github
-        .set_deployment_status(
-            record.id,
-            &NewDeploymentStatus {
-                state: RecordState::Success,
-                description: "deployed".into(),
-                log_url: None,
-            },
-        )
-        .unwrap();
-}
-
 #[test]
 fn a_pending_row_names_the_push_that_reached_it_since_its_last_deploy() {
     let bed = Bed::new();
@@ -483,25 +459,6 @@ fn a_tick_on_its_way_to_a_resolve_run_stays_when_the_hash_is_the_same() {
 
 /// A `tofu` that does `act` (shell) for the dev workspace's `step` (`plan`, `show`) and
 /// is the real tofu otherwise: a tool that misbehaves for one stack.
-fn misbehaving(step: &str, act: &str) -> tempfile::TempDir {
-    let bin = tempfile::tempdir().unwrap();
-    let wrapper = bin.path().join("tofu");
-    std::fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\nif [ \"$1\" = {step} ] && [ \"$TF_WORKSPACE\" = dev ]; then\n  {act}\nfi\nexec {real} \"$@\"\n",
-            real = tofu_dir().join("tofu").display()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(
-        &wrapper,
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
-    bin
-}
-
 /// Scans with the misbehaving tool and checks what every fault must leave: a row with
 /// the fixed reason for the dev stack, the other stacks previewed, no private file left
 /// in RUNNER_TEMP.

@@ -8,7 +8,7 @@ use std::process::Command;
 
 use sluiceway_github::GitHub;
 use support::job::*;
-use support::{Bed, REPO, tofu_dir};
+use support::{Bed, REPO};
 
 fn with_config(job: &Job, edit: impl FnOnce(String) -> String) {
     let file = job.file("sluiceway.yaml");
@@ -49,31 +49,11 @@ fn the_title_label_and_pin_keys_shape_the_dashboard_issue() {
 /// The attribution line of network after two pushes that touched it since its last
 /// deploy, which a record of the first commit says.
 fn attribution_after_two_pushes(attribution: &str) -> String {
-    use sluiceway_github::{NewDeploymentRecord, NewDeploymentStatus, RecordState};
     let bed = Bed::new();
     let job = Job::new();
     with_config(&job, |text| format!("{attribution}{text}"));
     let first = push(&bed, "the first commit", &["network/main.tf"]);
-    let record = bed
-        .github
-        .create_deployment_record(&NewDeploymentRecord {
-            sha: first,
-            task: "sluiceway:network".into(),
-            environment: "sluiceway".into(),
-            payload: serde_json::json!({"v": 1, "hash": "0123456789abcdef", "ticker": "alice", "run": 41}),
-            description: "deploy".into(),
-        })
-        .unwrap();
-    bed.github
-        .set_deployment_status(
-            record.id,
-            &NewDeploymentStatus {
-                state: RecordState::Success,
-                description: "deployed".into(),
-                log_url: None,
-            },
-        )
-        .unwrap();
+    deployed(&bed, "network", &first);
     push(&bed, "the second commit", &["network/main.tf"]);
     let sha = push(&bed, "the third commit", &["network/main.tf"]);
     let ran = job.run(&bed, "push", &sha);
@@ -108,21 +88,7 @@ fn a_stacks_own_preview_timeout_ends_a_hanging_preview_of_that_stack() {
             "    name: dev\n    tool: opentofu\n    previewTimeout: 1\n",
         )
     });
-    let bin = tempfile::tempdir().unwrap();
-    let wrapper = bin.path().join("tofu");
-    std::fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\nif [ \"$1\" = plan ] && [ \"$TF_WORKSPACE\" = dev ]; then\n  exec sleep 7392\nfi\nexec {real} \"$@\"\n",
-            real = tofu_dir().join("tofu").display()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(
-        &wrapper,
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
+    let bin = misbehaving("plan", "exec sleep 7392");
     let sha = push(&bed, "the first commit", &["network/main.tf"]);
     let path = format!("{}:/usr/bin:/bin", bin.path().display());
     let ran = job.run_with(&bed, "push", &sha, &path, &[]);

@@ -288,3 +288,49 @@ pub(crate) fn slow_deploy_ticked(bed: &Bed, job: &Job) -> (String, u64) {
     tick(bed, number, "alice", "network");
     (sha, number)
 }
+
+/// A `tofu` in a folder of its own that does `act` when asked for `step` in the dev
+/// workspace, and is the real tool otherwise.
+pub(crate) fn misbehaving(step: &str, act: &str) -> tempfile::TempDir {
+    let bin = tempfile::tempdir().unwrap();
+    let wrapper = bin.path().join("tofu");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = {step} ] && [ \"$TF_WORKSPACE\" = dev ]; then\n  {act}\nfi\nexec {real} \"$@\"\n",
+            real = tofu_dir().join("tofu").display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    bin
+}
+
+/// A successful deploy of `stack` at `sha`, as a record the dashboard did not open.
+pub(crate) fn deployed(bed: &Bed, stack: &str, sha: &str) {
+    use sluiceway_github::{NewDeploymentRecord, NewDeploymentStatus, RecordState};
+    let record = bed
+        .github
+        .create_deployment_record(&NewDeploymentRecord {
+            sha: sha.into(),
+            task: format!("sluiceway:{stack}"),
+            environment: "sluiceway".into(),
+            payload: serde_json::json!({"v": 1, "hash": "0123456789abcdef", "ticker": "alice", "run": 41, "attempt": 1}),
+            description: "deploy".into(),
+        })
+        .unwrap();
+    bed.github
+        .set_deployment_status(
+            record.id,
+            &NewDeploymentStatus {
+                state: RecordState::Success,
+                description: "deployed".into(),
+                log_url: None,
+            },
+        )
+        .unwrap();
+}
