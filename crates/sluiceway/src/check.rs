@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::Serialize;
 use sluiceway_core::claim::{Claims, suggested_unrelated, unclaimed_by_directory};
-use sluiceway_core::config::ConfigProblem;
+use sluiceway_core::config::{self, ConfigProblem};
 use sluiceway_core::discovery::Verdict;
 use sluiceway_core::named::unclaimed_named_files;
 use sluiceway_core::stack::{Origin, Stack};
@@ -126,14 +126,24 @@ pub fn run(repo: &Path, json: bool, backend: bool, printer: &mut Printer) -> Out
     let checkout = Checkout::new(repo);
     let report = match setup::read(&checkout) {
         Ok(setup) => match report(&setup, &checkout) {
-            Ok(report) if !setup.config.unacted.is_empty() => {
-                let file = setup.config.file.as_deref().unwrap_or("sluiceway.yaml");
+            Ok(mut report) => {
+                let file = setup
+                    .config
+                    .file
+                    .as_deref()
+                    .unwrap_or(config::FILE_NAMES[0]);
                 for unacted in &setup.config.unacted {
                     printer.say(&format!("warning: {}", unacted.warning(file)));
                 }
-                with_backend(report, backend, &setup, &checkout, printer)
+                if backend {
+                    let mut log = Vec::new();
+                    report.backend = Some(ask_backends(&setup, &checkout, &mut log));
+                    for line in log {
+                        printer.say(&line);
+                    }
+                }
+                report
             }
-            Ok(report) => with_backend(report, backend, &setup, &checkout, printer),
             Err(problem) => invalid(vec![problem]),
         },
         Err(SetupError::Problems(problems)) => invalid(problems),
@@ -142,28 +152,6 @@ pub fn run(repo: &Path, json: bool, backend: bool, printer: &mut Printer) -> Out
             return Outcome::Failed;
         }
     };
-    finish(report, json, printer)
-}
-
-/// The report with the backends' answers, when `--backend` asks for them.
-fn with_backend(
-    mut report: CheckReport,
-    backend: bool,
-    setup: &Setup,
-    checkout: &Checkout,
-    printer: &mut Printer,
-) -> CheckReport {
-    if backend {
-        let mut log = Vec::new();
-        report.backend = Some(ask_backends(setup, checkout, &mut log));
-        for line in log {
-            printer.say(&line);
-        }
-    }
-    report
-}
-
-fn finish(report: CheckReport, json: bool, printer: &mut Printer) -> Outcome {
     if json {
         printer.result(&format!(
             "{}\n",
