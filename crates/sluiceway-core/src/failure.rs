@@ -54,6 +54,9 @@ pub enum FailureReason {
     ToolUnusable {
         tool: &'static str,
     },
+    /// The stack's own `envFile` is missing or not `NAME=value` lines (decision 0103):
+    /// its tool did not run; the job log names the file's line or the key.
+    EnvFileNotLoaded,
     /// Sluiceway itself failed inside this stack's preview; the other stacks went on.
     Internal,
 }
@@ -118,6 +121,9 @@ impl fmt::Display for FailureReason {
                 f,
                 "{tool} is missing on the runner or older than Sluiceway needs; the job log says which"
             ),
+            FailureReason::EnvFileNotLoaded => {
+                f.write_str("the env file of the stack could not be loaded")
+            }
             FailureReason::Internal => {
                 f.write_str("Sluiceway failed inside this preview; the job log holds the detail")
             }

@@ -168,6 +168,10 @@ pub struct DeploymentRecord {
     /// The payload as JSON, whatever its version; the domain decides what it reads.
     pub payload: serde_json::Value,
     pub created_at: Timestamp,
+    /// The login of the account that made the record: the workflow's own for a record
+    /// a tick opened, another for one written outside the dashboard (decision 0109).
+    /// `None` when GitHub names no account (a deleted one).
+    pub creator: Option<String>,
     pub latest_status: Option<RecordStatus>,
 }
 

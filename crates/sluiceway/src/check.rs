@@ -15,6 +15,7 @@ use sluiceway_core::stack::{Origin, Stack};
 use crate::Outcome;
 use crate::backend_check::{self, BackendJson};
 use crate::checkout::Checkout;
+use crate::env_files;
 use crate::printer::Printer;
 use crate::setup::{self, Setup, SetupError};
 
@@ -125,8 +126,12 @@ pub struct NamedJson {
 pub fn run(repo: &Path, json: bool, backend: bool, printer: &mut Printer) -> Outcome {
     let checkout = Checkout::new(repo);
     let report = match setup::read(&checkout) {
-        Ok(setup) => match report(&setup, &checkout) {
-            Ok(mut report) => {
+        Ok(setup) => match (
+            report(&setup, &checkout),
+            env_file_problems(&setup, &checkout),
+        ) {
+            (Ok(_), problems) if !problems.is_empty() => invalid(problems),
+            (Ok(mut report), _) => {
                 let file = setup
                     .config
                     .file
@@ -144,7 +149,7 @@ pub fn run(repo: &Path, json: bool, backend: bool, printer: &mut Printer) -> Out
                 }
                 report
             }
-            Err(problem) => invalid(vec![problem]),
+            (Err(problem), _) => invalid(vec![problem]),
         },
         Err(SetupError::Problems(problems)) => invalid(problems),
         Err(SetupError::Unreadable(message)) => {
@@ -185,6 +190,29 @@ pub fn run(repo: &Path, json: bool, backend: bool, printer: &mut Printer) -> Out
     } else {
         Outcome::Failed
     }
+}
+
+/// Each stack's own env file that cannot be loaded, at the key that names it (decision
+/// 0103): a scan would fail that stack's preview.
+fn env_file_problems(setup: &Setup, checkout: &Checkout) -> Vec<ConfigProblem> {
+    let file = setup
+        .config
+        .file
+        .as_deref()
+        .unwrap_or(config::FILE_NAMES[0]);
+    let mut problems: Vec<ConfigProblem> = setup
+        .discovery
+        .stacks
+        .iter()
+        .filter_map(|stack| {
+            let setting = stack.settings.env_file.as_ref()?;
+            let why = env_files::load(checkout.root(), &setting.path).err()?;
+            Some(setting.problem(file, format!("the env file {why}")))
+        })
+        .collect();
+    // Entries that make several stacks name one key once.
+    problems.dedup_by(|a, b| a.key == b.key);
+    problems
 }
 
 /// Asks the backends with the tools on this machine, with its environment but the

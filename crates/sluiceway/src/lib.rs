@@ -6,6 +6,7 @@ pub mod checkout;
 pub mod cli;
 pub mod dashboard;
 pub mod dashboard_issue;
+mod env_files;
 mod files;
 pub mod identity;
 pub mod init;

@@ -11,6 +11,7 @@ use sluiceway_github::{GitHub, HttpGitHub};
 use sluiceway_tools::process::SystemRunner;
 
 use crate::Outcome;
+use crate::env_files;
 use crate::modes::apply::Applying;
 use crate::modes::inputs::{Inputs, JobStatus, Mode};
 use crate::modes::job::{Job, SystemClock};
@@ -146,31 +147,18 @@ fn load_env_file(inputs: &Inputs, job: &mut Job, printer: &mut Printer) -> Resul
     let Some(file) = &inputs.env_file else {
         return Ok(());
     };
-    let text = std::fs::read_to_string(job.workspace.join(file)).map_err(|e| {
-        format!(
-            "The env-file input's {file} could not be read: {}",
-            e.kind()
-        )
-    })?;
-    let variables = sluiceway_core::env_file::parse(file, &text)
-        .map_err(|e| format!("The env-file input's file is not NAME=value lines: {e}"))?;
-    for variable in &variables {
-        if variable.value.chars().count() >= sluiceway_core::env_file::SHORTEST_MASKED {
-            printer.say(&format!("::add-mask::{}", variable.value));
+    let variables = env_files::load(&job.workspace, file).map_err(|e| match e {
+        env_files::LoadError::Unreadable { kind, .. } => {
+            format!("The env-file input's {file} could not be read: {kind}")
         }
-    }
-    let names: Vec<&str> = variables.iter().map(|v| v.name.as_str()).collect();
-    for variable in variables.iter().cloned() {
+        env_files::LoadError::Refused(e) => {
+            format!("The env-file input's file is not NAME=value lines: {e}")
+        }
+    })?;
+    env_files::announce(&variables, "The tool", file, printer);
+    for variable in variables {
         job.tool_env.insert(variable.name, variable.value);
     }
-    printer.say(&format!(
-        "The tool gets {} from {file}: {}.",
-        match names.len() {
-            1 => "1 variable".to_owned(),
-            n => format!("{n} variables"),
-        },
-        names.join(", ")
-    ));
     Ok(())
 }
 

@@ -2,18 +2,23 @@
 //! emulator, and the real `tofu`. A freeze stops a writer's tick and the dashboard names
 //! it; a tick outside every window opens a record that waits, and a scheduled run in the
 //! window deploys it exactly once; apply never deploys a waiting record; a job whose
-//! earlier step failed deploys nothing. Times come from the machine's clock, so every
-//! configuration is written around "now".
+//! earlier step failed deploys nothing; a record a `recordWriters` login opened outside
+//! the dashboard deploys in a scheduled run, and one anyone else opened never does.
+//! Times come from the machine's clock, so every configuration is written around "now".
 
 mod support;
 
+use github_emulator::Act;
+use github_emulator::world::{AccountKind, Role};
 use jiff::Timestamp;
 use jiff::civil::Weekday;
 use jiff::tz::TimeZone;
 use sluiceway_dashboard::reader;
-use sluiceway_github::{GitHub, RecordState};
+use sluiceway_github::{
+    Endpoints, GitHub, HttpGitHub, NewDeploymentRecord, NewDeploymentStatus, RecordState,
+};
 use support::job::*;
-use support::{Bed, tofu_dir};
+use support::{Bed, REPO, tofu_dir};
 
 const ZONE: &str = "Europe/Amsterdam";
 
@@ -320,5 +325,177 @@ fn a_failed_earlier_step_on_the_dashboards_edit_deploys_nothing() {
     assert!(
         reader::read(&body).rows.iter().any(|r| r.ticked),
         "the tick stays for a run that can act on it"
+    );
+}
+
+/// `login`'s own client, with a token of its own.
+fn client_of(bed: &Bed, login: &str, kind: AccountKind) -> HttpGitHub {
+    let token = format!("token-of-{login}");
+    for act in [
+        Act::AddAccount {
+            login: login.into(),
+            kind,
+        },
+        Act::AddCollaborator {
+            repo: REPO.into(),
+            login: login.into(),
+            role: Role::Write,
+        },
+        Act::AddToken {
+            token: token.clone(),
+            login: login.into(),
+            permissions: None,
+        },
+    ] {
+        bed.emulator.act(act).unwrap();
+    }
+    HttpGitHub::new(
+        Endpoints::at(&bed.emulator.base_url()).unwrap(),
+        &token,
+        REPO,
+    )
+}
+
+/// The hash and value fingerprint the row of `network` shows, as a writer copies them.
+fn row_facts(bed: &Bed, number: u64) -> (String, String) {
+    let body = bed.body(number);
+    let facts = reader::read(&body)
+        .rows
+        .into_iter()
+        .find(|r| r.facts.stack == "network")
+        .expect("the row")
+        .facts;
+    (
+        facts.hash.expect("pending, with a hash"),
+        facts.fingerprint.expect("with the values it covers"),
+    )
+}
+
+/// A record of `network` at `shown` (a row's hash and fingerprint), opened with
+/// `github` outside the dashboard and marked queued, as a deploy bot would.
+fn opened_outside(
+    github: &HttpGitHub,
+    sha: &str,
+    (hash, fingerprint): &(String, String),
+    ticker: &str,
+) -> u64 {
+    let record = github
+        .create_deployment_record(&NewDeploymentRecord {
+            sha: sha.into(),
+            task: "sluiceway:network".into(),
+            environment: "sluiceway".into(),
+            payload: serde_json::json!({
+                "v": 1, "hash": hash, "fingerprint": fingerprint, "ticker": ticker, "run": "0"
+            }),
+            description: "deploy from the console".into(),
+        })
+        .unwrap();
+    github
+        .set_deployment_status(
+            record.id,
+            &NewDeploymentStatus {
+                state: RecordState::Queued,
+                description: "asked for from the console".into(),
+                log_url: None,
+            },
+        )
+        .unwrap();
+    record.id
+}
+
+#[test]
+fn a_record_writers_record_deploys_in_a_scheduled_run_and_a_strangers_never_does() {
+    let bed = Bed::new();
+    let mut job = Job::new();
+    configure(&job, "recordWriters: [\"deploy-bot[bot]\"]\n");
+    let (sha, number) = scanned(&bed, &job);
+    let shown = row_facts(&bed, number);
+    job.payload = Some(r#"{"repository":{"default_branch":"main"}}"#.into());
+
+    // mallory may write to the repository, but recordWriters does not name her.
+    let mallory = client_of(&bed, "mallory", AccountKind::User);
+    let strangers = opened_outside(&mallory, &sha, &shown, "alice");
+    job.env.push(("GITHUB_RUN_ID".into(), "5101".into()));
+    let ran = job.run_with(&bed, "schedule", &sha, &path(), &[("mode", "")]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(
+        !deployed(&job),
+        "a stranger's record deploys nothing: {}",
+        ran.log
+    );
+    assert!(
+        ran.log.contains(&format!(
+            "network: record {strangers} was opened by mallory, whom recordWriters does not name, so it was ended"
+        )),
+        "{}",
+        ran.log
+    );
+    let records = records_of(&bed, "network");
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(
+        (records[0].0, records[0].1.as_str()),
+        (
+            RecordState::Failure,
+            "opened outside the dashboard by an account recordWriters does not name"
+        )
+    );
+    let body = bed.body(number);
+    assert!(
+        !body.contains("alice") && blocks(&body)["network"].contains("state=\"pending\""),
+        "a record nobody trusted is no deploy of the trail: {body}"
+    );
+
+    // The writer's record, at the same hash, deploys after the hash check.
+    let bot = client_of(&bed, "deploy-bot[bot]", AccountKind::Bot);
+    let writers = opened_outside(&bot, &sha, &shown, "carol");
+    job.env.push(("GITHUB_RUN_ID".into(), "5102".into()));
+    let ran = job.run_with(&bed, "schedule", &sha, &path(), &[("mode", "")]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(deployed(&job), "{}", ran.log);
+    assert!(
+        ran.log.contains(&format!(
+            "network: deploy-bot[bot], a record writer, opened record {writers} outside the dashboard, so its deploy starts now."
+        )) && ran.log.contains("network: deployed."),
+        "{}",
+        ran.log
+    );
+    let records = records_of(&bed, "network");
+    let states: Vec<(RecordState, &str)> = records.iter().map(|r| (r.0, r.1.as_str())).collect();
+    assert_eq!(
+        &states[1..],
+        [
+            (RecordState::Inactive, "started in a later run"),
+            (RecordState::Success, "deployed"),
+        ]
+    );
+    assert_eq!(
+        records[2].2["ticker"], "carol",
+        "credited as the writer asked"
+    );
+    assert_eq!(records[2].2["run"], "5102");
+}
+
+#[test]
+fn a_record_writers_record_at_another_hash_deploys_nothing() {
+    let bed = Bed::new();
+    let mut job = Job::new();
+    configure(&job, "recordWriters: [\"deploy-bot[bot]\"]\n");
+    let (sha, number) = scanned(&bed, &job);
+    let (_, fingerprint) = row_facts(&bed, number);
+    job.payload = Some(r#"{"repository":{"default_branch":"main"}}"#.into());
+    let bot = client_of(&bed, "deploy-bot[bot]", AccountKind::Bot);
+    opened_outside(
+        &bot,
+        &sha,
+        &("0123456789abcdef".to_owned(), fingerprint),
+        "carol",
+    );
+    let ran = job.run_with(&bed, "schedule", &sha, &path(), &[("mode", "")]);
+    assert!(!deployed(&job), "{}", ran.log);
+    let records = records_of(&bed, "network");
+    assert_eq!(records.len(), 2, "{records:?}");
+    assert_eq!(
+        (records[1].0, records[1].1.as_str()),
+        (RecordState::Error, "the change moved since the tick")
     );
 }

@@ -14,6 +14,16 @@ use support::workspace;
 /// A key, the test file (from `crates/`) and the test in it that proves the key's effect.
 const PROVEN: &[(&str, &str, &str)] = &[
     (
+        "stacks[].envFile",
+        "sluiceway/tests/settings.rs",
+        "a_stacks_env_file_reaches_its_tool_alone_over_the_steps_and_a_missing_one_fails_that_stack_only",
+    ),
+    (
+        "recordWriters",
+        "sluiceway/tests/calendar.rs",
+        "a_record_writers_record_deploys_in_a_scheduled_run_and_a_strangers_never_does",
+    ),
+    (
         "attribution.lookback",
         "sluiceway/tests/settings.rs",
         "attribution_walks_as_many_commits_as_lookback_and_names_as_many_as_names",
@@ -541,7 +551,6 @@ fn setting(key: &str) -> (&'static str, &'static str) {
             "dashboard:\n  showValues: [spec.replicas]\n",
             "dashboard.showValues",
         ),
-        "recordWriters" => ("recordWriters: [deploy-bot]\n", "recordWriters"),
         "policies" => ("policies: [policy]\n", "policies"),
         "cost" => ("cost:\n  enabled: true\n", "cost"),
         "mergeAndDeploy" => (
@@ -552,10 +561,6 @@ fn setting(key: &str) -> (&'static str, &'static str) {
         "stacks[].deploy" => (
             "stacks:\n  - path: network\n    tool: opentofu\n    deploy: on-merge\n",
             "stacks[0].deploy",
-        ),
-        "stacks[].envFile" => (
-            "stacks:\n  - path: network\n    tool: opentofu\n    envFile: network.env\n",
-            "stacks[0].envFile",
         ),
         "stacks[].phase.from" => (
             "stacks:\n  - path: app\n    phase: { from: tier }\n",

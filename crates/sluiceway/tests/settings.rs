@@ -106,3 +106,143 @@ fn a_stacks_own_preview_timeout_ends_a_hanging_preview_of_that_stack() {
         .unwrap();
     assert!(left.stdout.is_empty(), "the hung tool was left running");
 }
+
+/// A `tofu` in a folder of its own that writes, for every run, its subcommand, the
+/// stack's directory and workspace and the variables under test into `seen`, then is
+/// the real tool.
+fn telling_tofu(seen: &std::path::Path) -> tempfile::TempDir {
+    wrapped_tofu(&format!(
+        "echo \"$1|$(basename \"$PWD\")|${{TF_WORKSPACE-}}|${{PROBE-}}|${{SHARED-}}|${{STEP_ONLY-}}\" >> {}",
+        seen.display()
+    ))
+}
+
+#[test]
+fn a_stacks_env_file_reaches_its_tool_alone_over_the_steps_and_a_missing_one_fails_that_stack_only()
+{
+    let bed = Bed::new();
+    let mut job = Job::new();
+    with_config(&job, |text| {
+        text.replacen(
+            "  - path: network\n    tool: opentofu\n",
+            "  - path: network\n    tool: opentofu\n    envFile: ci/network.env\n",
+            1,
+        )
+        .replace(
+            "    name: prod\n    tool: opentofu\n",
+            "    name: prod\n    tool: opentofu\n    envFile: ci/missing.env\n",
+        )
+    });
+    std::fs::create_dir_all(job.file("ci")).unwrap();
+    std::fs::write(
+        job.file("ci/network.env"),
+        "PROBE=network-only-value\nSHARED=from-the-stack\n",
+    )
+    .unwrap();
+    std::fs::write(
+        job.file("ci/step.env"),
+        "SHARED=from-the-step\nSTEP_ONLY=step-wide-value\n",
+    )
+    .unwrap();
+    let record = tempfile::tempdir().unwrap();
+    let seen = record.path().join("seen.txt");
+    let bin = telling_tofu(&seen);
+    let path = format!("{}:/usr/bin:/bin", bin.path().display());
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let ran = job.run_with(&bed, "push", &sha, &path, &[("env-file", "ci/step.env")]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+
+    // Masked before any tool ran, and named without its values.
+    let mask = ran
+        .log
+        .find("::add-mask::network-only-value")
+        .expect(&ran.log);
+    assert!(mask < ran.log.find("::group::").unwrap(), "{}", ran.log);
+    assert!(
+        ran.log
+            .contains("Its stacks' tool gets 2 variables from ci/network.env: PROBE, SHARED."),
+        "{}",
+        ran.log
+    );
+    let runs = std::fs::read_to_string(&seen).unwrap();
+    let plans = |dir: &str, workspace: &str| -> Vec<&str> {
+        runs.lines()
+            .filter(|l| l.starts_with(&format!("plan|{dir}|{workspace}|")))
+            .collect()
+    };
+    assert_eq!(
+        plans("network", ""),
+        ["plan|network||network-only-value|from-the-stack|step-wide-value"],
+        "the stack's file over the step's: {runs}"
+    );
+    assert_eq!(
+        plans("storage", "dev"),
+        ["plan|storage|dev||from-the-step|step-wide-value"],
+        "never another stack's: {runs}"
+    );
+    assert!(plans("storage", "prod").is_empty(), "{runs}");
+
+    let body = bed.body(dashboard(&bed));
+    let rows = blocks(&body);
+    assert!(
+        rows["storage:prod"]
+            .contains("preview failed: the env file of the stack could not be loaded"),
+        "{}",
+        rows["storage:prod"]
+    );
+    assert!(rows["network"].contains("state=\"pending\""));
+    assert!(rows["storage:dev"].contains("state=\"pending\""));
+    assert!(
+        ran.log.contains(
+            "stacks[2].envFile: the env file ci/missing.env could not be read: entity not found"
+        ) && ran.log.contains("::error::storage:prod: sluiceway.yaml:"),
+        "the place, in the job log: {}",
+        ran.log
+    );
+    assert!(!body.contains("network-only-value") && !body.contains("from-the-stack"));
+
+    // The deploy's own preview and the deploy get the stack's file as well.
+    let number = dashboard(&bed);
+    tick(&bed, number, "alice", "network");
+    job.payload = Some(edit_event(&bed, number));
+    let deployed = job.run_with(
+        &bed,
+        "issues",
+        &sha,
+        &path,
+        &[("mode", ""), ("env-file", "ci/step.env")],
+    );
+    assert_eq!(deployed.code, Some(0), "{}", deployed.log);
+    assert!(
+        deployed.log.contains("network: deployed."),
+        "{}",
+        deployed.log
+    );
+    let runs = std::fs::read_to_string(&seen).unwrap();
+    assert!(
+        runs.lines()
+            .any(|l| l == "apply|network||network-only-value|from-the-stack|step-wide-value"),
+        "{runs}"
+    );
+    assert!(
+        runs.lines()
+            .filter(|l| l.contains("|network|"))
+            .all(|l| l.contains("|network-only-value|")),
+        "every run of the stack's tool: {runs}"
+    );
+
+    // `check` names the file that cannot be loaded at its key.
+    let check = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
+        .args(["check", "--repo"])
+        .arg(job.file(""))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&check.stderr).into_owned()
+        + &String::from_utf8_lossy(&check.stdout);
+    assert_eq!(check.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("sluiceway.yaml:")
+            && said.contains(": stacks[2].envFile: the env file ci/missing.env could not be read"),
+        "{said}"
+    );
+}

@@ -2,7 +2,7 @@
 
 use async_graphql::{Enum, ID, Object, SimpleObject};
 
-use super::{DateTime, PageInfo, Snapshot};
+use super::{Actor, DateTime, PageInfo, Snapshot};
 use crate::shapes::time;
 
 #[derive(SimpleObject)]
@@ -52,6 +52,14 @@ impl Deployment {
     #[graphql(name = "createdAt")]
     async fn created_at(&self) -> DateTime {
         DateTime(time(self.record().created_at))
+    }
+
+    /// The account that made the deployment. GitHub always names one: an account
+    /// deleted since is the `ghost` user, as REST gives it.
+    async fn creator(&self) -> Actor {
+        self.snapshot
+            .actor(&self.record().creator)
+            .unwrap_or_else(|| self.snapshot.ghost())
     }
 
     #[graphql(name = "commitOid")]

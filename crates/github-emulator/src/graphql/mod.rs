@@ -80,6 +80,15 @@ impl Snapshot {
             }),
         })
     }
+
+    /// The user GitHub names in place of a deleted account.
+    fn ghost(&self) -> Actor {
+        Actor::User(User {
+            login: "ghost".into(),
+            id: ID("U_10137".into()),
+            url: Uri(format!("{}/ghost", self.base)),
+        })
+    }
 }
 
 fn not_found(kind: &str, what: &str) -> async_graphql::Error {

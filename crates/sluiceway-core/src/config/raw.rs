@@ -22,7 +22,9 @@ pub struct RawConfig {
     pub tickers: Option<RawTickers>,
     /// `false` stops every dashboard deploy; ticks are cleared with a note.
     pub deploys: bool,
-    /// Logins whose deployment records, opened outside the dashboard, the workflow deploys.
+    /// Logins (a deploy bot, a console) whose deployment records, opened outside the
+    /// dashboard, a scheduled or dispatched run starts and deploys after the same hash and
+    /// value checks as a tick; an open record anyone else opened is ended, never deployed.
     pub record_writers: Vec<String>,
     /// Weekly windows in the dashboard's time zone; a tick outside them waits.
     pub deploy_windows: Vec<RawDeployWindow>,

@@ -30,6 +30,7 @@ pub(crate) const DEPLOYMENT_RECORDS: &str = r#"query DeploymentRecords($owner: S
       pageInfo { hasNextPage }
       nodes {
         databaseId task environment payload createdAt commitOid
+        creator { login }
         latestStatus { state description createdAt }
       }
     }

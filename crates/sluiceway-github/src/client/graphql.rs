@@ -74,6 +74,7 @@ pub(super) fn records_page(data: Read<'_>) -> Result<RecordsPage> {
                 sha: node.text("commitOid")?,
                 payload: shapes::payload(node.opt("payload").map(|p| p.value.clone())),
                 created_at: node.time("createdAt")?,
+                creator: node.opt_text("creator.login"),
                 latest_status: node.opt("latestStatus").map(shapes::status).transpose()?,
             })
         })
@@ -220,6 +221,7 @@ mod tests {
             "deletedAt",
             "diff",
             "editor",
+            "creator",
             "login",
             "__typename",
             "body",

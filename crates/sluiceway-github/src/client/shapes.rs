@@ -159,6 +159,7 @@ pub(crate) fn deployment(
         sha: read.text("sha")?,
         payload: payload(read.opt("payload").map(|p| p.value.clone())),
         created_at: read.time("created_at")?,
+        creator: read.opt_text("creator.login"),
         latest_status,
     })
 }

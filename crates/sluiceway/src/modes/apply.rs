@@ -4,6 +4,7 @@
 //! applies, and deploys only when the fresh diff hash is the ticked one. Every way out
 //! ends the record with a fixed reason and swaps the row.
 
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 use schemars::JsonSchema;
@@ -20,11 +21,12 @@ use sluiceway_tools::adapter::{Adapter, Context};
 
 use crate::Outcome;
 use crate::checkout::Checkout;
+use crate::env_files::{NotLoaded, StackEnvs};
 use crate::modes::inputs::Inputs;
 use crate::modes::job::{Clock, Job};
 use crate::modes::layers;
 use crate::modes::outputs::Outputs;
-use crate::modes::records::{Record, Records, ended};
+use crate::modes::records::{Opener, Record, Records, ended};
 use crate::modes::resolve::{Dispatched, dispatch_workflow};
 use crate::modes::rewrite::Rewrite;
 use crate::modes::scan::links;
@@ -107,13 +109,22 @@ pub fn run(
             return Outcome::Failed;
         }
     };
-    let Some(record) = Record::of(&found) else {
+    // Writers do not count here: only the workflow's own records deploy, and a writer's
+    // is started as one of those first (decision 0109).
+    let Some(record) = Record::of(&found, &[]) else {
         printer.say(&format!(
             "::error::The deployment record {id} is not one of Sluiceway's, so nothing was deployed."
         ));
         return Outcome::Failed;
     };
     outputs.set("stack", record.stack.to_string());
+    if record.opener != Opener::Workflow {
+        printer.say(&format!(
+            "::error::The deployment record {id} was not opened by this workflow; a record a login in recordWriters opened is started by a scheduled or dispatched run as a record of its own, so nothing was deployed."
+        ));
+        outputs.set("outcome", Ended::Refused.name());
+        return Outcome::Failed;
+    }
     if !record.is_open() {
         printer
             .say("::error::This deploy already ended. Tick the box on the dashboard to try again.");
@@ -207,11 +218,23 @@ pub fn run(
         outputs.set("outcome", Ended::Refused.name());
         return Outcome::Failed;
     }
+    let envs = StackEnvs::load(
+        &a.job.workspace,
+        &[stack],
+        &a.job.tool_env,
+        setup
+            .config
+            .file
+            .as_deref()
+            .unwrap_or(sluiceway_core::config::FILE_NAMES[0]),
+        printer,
+    );
     let step = apply(
         a,
         github,
         stack,
         &record,
+        envs.of(&stack.id, &a.job.tool_env),
         &setup.config.settings.dashboard.label,
         printer,
     );
@@ -229,7 +252,11 @@ pub fn run(
     }
     let mut red = false;
     if Waits::of(&setup.discovery.stacks, &setup.config.settings.phases).any() {
-        match Records::read(github, &setup.discovery.stacks) {
+        match Records::read(
+            github,
+            &setup.discovery.stacks,
+            &setup.config.settings.record_writers,
+        ) {
             Ok(records)
                 if layers::next_layer_due(
                     &records,
@@ -326,6 +353,7 @@ fn apply(
     github: &dyn GitHub,
     stack: &Stack,
     record: &Record,
+    env: Result<&BTreeMap<String, String>, NotLoaded>,
     label: &str,
     printer: &mut Printer,
 ) -> Applied {
@@ -348,6 +376,16 @@ fn apply(
         "deploying",
         printer,
     );
+    // The fresh preview fails as the scan's did when the stack's env file cannot be
+    // loaded (decision 0103); the log already said where.
+    let Ok(env) = env else {
+        let reason = format!(
+            "the preview before the deploy failed: {}",
+            FailureReason::EnvFileNotLoaded
+        );
+        set(a, github, record, RecordState::Failure, &reason, printer);
+        return failed(reason);
+    };
     let mut adapter = match Adapter::for_stack(stack, &a.job.workspace) {
         Ok(adapter) => adapter,
         Err(unsupported) => {
@@ -365,13 +403,18 @@ fn apply(
         });
     let ctx = Context {
         runner: a.runner,
-        env: &a.job.tool_env,
+        env,
         repository: &a.job.repository,
         scratch: &scratch,
         time_limit: limit,
         deploy_limit: a.inputs.deploy_timeout,
     };
-    match adapter.check_version(&ctx, &a.job.workspace) {
+    // The version check is the job's, as the scan's is: one per tool, whatever file.
+    let job_ctx = Context {
+        env: &a.job.tool_env,
+        ..ctx
+    };
+    match adapter.check_version(&job_ctx, &a.job.workspace) {
         Ok(found) => adapter.learn(&found),
         Err(e) => {
             printer.say(&format!("::error::{e}"));
@@ -623,7 +666,12 @@ fn write_row(
     else {
         return Err("no dashboard issue is open".to_owned());
     };
-    let records = Records::read(github, &setup.discovery.stacks).map_err(|e| e.to_string())?;
+    let records = Records::read(
+        github,
+        &setup.discovery.stacks,
+        &setup.config.settings.record_writers,
+    )
+    .map_err(|e| e.to_string())?;
     let job = a.job;
     let rewrite = Rewrite::of_job(setup, job, &records, a.clock.now());
     let failures = records.failure_lines(|run| links(job).run(run));

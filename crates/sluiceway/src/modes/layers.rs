@@ -6,6 +6,11 @@
 //! open, and no freeze is on; or it ends the record when a dependency did not deploy.
 //! Only a scheduled or dispatched run starts a record that waited for its window, since
 //! nothing else wakes when a window opens. A waiting record is never deployed itself.
+//!
+//! A record a login of `recordWriters` opened outside the dashboard (decision 0109)
+//! waits the same way, for a scheduled or dispatched run and an open window, and is
+//! started as a record of the workflow's own; apply then checks its hash and values as
+//! it checks a tick's. An open record anyone else opened is ended and never deployed.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -19,7 +24,7 @@ use sluiceway_github::{
 };
 
 use crate::modes::job::Job;
-use crate::modes::records::{Record, Records, ended};
+use crate::modes::records::{Opener, Record, Records, ended};
 use crate::modes::resolve::Started;
 use crate::printer::Printer;
 
@@ -75,19 +80,21 @@ impl When<'_> {
     }
 }
 
-/// Whether a record waits rather than deploys: behind other stacks, or for its window.
-pub fn waits(payload: &Payload) -> bool {
-    !payload.behind.is_empty() || payload.window
+/// Whether an open record waits rather than deploys: behind other stacks, for its
+/// window, or for a run to start a record writer's.
+pub fn waits(record: &Record) -> bool {
+    !record.payload.behind.is_empty() || record.payload.window || record.opener == Opener::Writer
+}
+
+/// Whether only a scheduled or dispatched run may start the record.
+fn waits_for_a_timed_run(record: &Record) -> bool {
+    record.payload.window || record.opener == Opener::Writer
 }
 
 /// The waiting records of the records read, newest per stack, in stack-id order.
 fn queued(records: &Records) -> BTreeMap<&StackId, &Record> {
     let mut queued = BTreeMap::new();
-    for record in records
-        .all
-        .iter()
-        .filter(|r| r.is_open() && waits(&r.payload))
-    {
+    for record in records.all.iter().filter(|r| r.is_open() && waits(r)) {
         queued
             .entry(&record.stack)
             .and_modify(|kept: &mut &Record| {
@@ -111,8 +118,9 @@ fn newest(records: &Records, stack: &StackId) -> Newest {
     }
 }
 
-/// Starts every waiting record that nothing holds any longer, and ends every one whose
-/// dependency did not deploy; one that still waits is left alone.
+/// Ends every open record a stranger opened, starts every waiting record that nothing
+/// holds any longer, and ends every one whose dependency did not deploy; one that still
+/// waits is left alone.
 pub fn advance(
     job: &Job,
     github: &dyn GitHub,
@@ -122,6 +130,33 @@ pub fn advance(
     printer: &mut Printer,
 ) -> Advanced {
     let mut advanced = Advanced::default();
+    for stranger in &records.strangers {
+        let ended = github.set_deployment_status(
+            stranger.id,
+            &NewDeploymentStatus {
+                state: RecordState::Failure,
+                description: ended::NOT_A_WRITER.to_owned(),
+                log_url: Some(job.run_url()),
+            },
+        );
+        let by = stranger
+            .creator
+            .as_deref()
+            .unwrap_or("an account GitHub no longer names");
+        match ended {
+            Ok(()) => printer.say(&format!(
+                "::warning::{}: record {} was opened by {by}, whom recordWriters does not name, so it was ended and nothing was deployed.",
+                stranger.stack, stranger.id
+            )),
+            Err(e) => {
+                printer.say(&format!(
+                    "::error::{}: record {} was opened by {by}, whom recordWriters does not name, and could not be ended: {e}.",
+                    stranger.stack, stranger.id
+                ));
+                advanced.red = true;
+            }
+        }
+    }
     let mut now_open: BTreeSet<StackId> = BTreeSet::new();
     for (id, waiting) in queued(records) {
         let readiness = gate::readiness(&waiting.payload.behind, |b| {
@@ -138,10 +173,20 @@ pub fn advance(
         };
         let stack = stacks.get(id.as_str());
         let held_by_the_calendar = stack.is_some_and(|stack| {
-            !when.may_start(stack) || (waiting.payload.window && !when.starts_waiting)
+            !when.may_start(stack) || (waits_for_a_timed_run(waiting) && !when.starts_waiting)
         });
+        // A writer's record may come while a deploy of the stack is under way.
+        let deploying = records
+            .all
+            .iter()
+            .any(|r| &r.stack == id && r.is_open() && !waits(r));
         match readiness {
             Readiness::Waiting => {}
+            Readiness::Ready if deploying => {
+                printer.say(&format!(
+                    "{id}: a deploy of it is under way, so its waiting record is left for a later run."
+                ));
+            }
             Readiness::Ready if held_by_the_calendar => {
                 printer.say(&format!(
                     "{id}: nothing it waited behind holds it, and it waits for its deploy window (or the end of a freeze)."
@@ -190,9 +235,15 @@ pub fn advance(
                 });
                 match opened {
                     Ok(new) => {
-                        printer.say(&format!(
-                            "{id}: nothing holds it any longer, so its deploy starts now."
-                        ));
+                        match (waiting.opener, &waiting.creator) {
+                            (Opener::Writer, Some(writer)) => printer.say(&format!(
+                                "{id}: {writer}, a record writer, opened record {} outside the dashboard, so its deploy starts now.",
+                                waiting.id
+                            )),
+                            _ => printer.say(&format!(
+                                "{id}: nothing holds it any longer, so its deploy starts now."
+                            )),
+                        }
                         now_open.insert(id.clone());
                         advanced.started.push(Started {
                             stack: id.clone(),

@@ -11,6 +11,8 @@ use sluiceway_core::stack::{Stack, StackId};
 use sluiceway_dashboard::view::{FailureLine, TrailEntry, TrailResult};
 use sluiceway_github::{DeploymentRecord, GitHub, GitHubError, RecordState};
 
+use crate::modes::resolve::BOT;
+
 /// The fixed descriptions a record's statuses end with.
 pub mod ended {
     pub const DEPLOYED: &str = "deployed";
@@ -24,15 +26,46 @@ pub mod ended {
     pub const DEPENDENCY_FAILED: &str = "a stack it depends on did not deploy";
     /// A deploy freeze was on when the record came to deploy (ADR 0025).
     pub const FROZEN: &str = "a deploy freeze is on";
+    /// A record opened outside the dashboard by an account `recordWriters` does not
+    /// name (decision 0109): it is never deployed.
+    pub const NOT_A_WRITER: &str =
+        "opened outside the dashboard by an account recordWriters does not name";
     pub const VALUE_CHANGED: &str = "a value changed since the tick";
     /// The same, when the dashboard's last scan was of this very commit (decision 0102).
     pub const VALUE_NOISY: &str = "a value changed since the tick with no new commit, so it may differ on every run: see valueFingerprint in sluiceway.yaml";
+}
+
+/// Who opened a record (decision 0109).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opener {
+    /// The workflow itself, on a tick: its token's account.
+    Workflow,
+    /// A login `recordWriters` names: a bot or a console deploying without a tick. Its
+    /// record is started by a scheduled or dispatched run as a record of the workflow's
+    /// own, and deploys after the same hash and fingerprint checks.
+    Writer,
+    /// Anyone else: the record is ended and never deployed, nor read as history.
+    Stranger,
+}
+
+impl Opener {
+    /// Logins are compared as GitHub does, without regard to case.
+    pub fn of(creator: Option<&str>, writers: &[String]) -> Opener {
+        match creator {
+            Some(login) if login.eq_ignore_ascii_case(BOT) => Opener::Workflow,
+            Some(login) if writers.iter().any(|w| w.eq_ignore_ascii_case(login)) => Opener::Writer,
+            _ => Opener::Stranger,
+        }
+    }
 }
 
 /// One Sluiceway record, its payload read.
 #[derive(Debug, Clone)]
 pub struct Record {
     pub id: u64,
+    pub opener: Opener,
+    /// The login that made it, when GitHub names one.
+    pub creator: Option<String>,
     pub stack: StackId,
     pub environment: String,
     pub sha: String,
@@ -46,11 +79,13 @@ pub struct Record {
 impl Record {
     /// Reads a record of ours; `None` for another task or a payload this version does
     /// not read.
-    pub fn of(found: &DeploymentRecord) -> Option<Record> {
+    pub fn of(found: &DeploymentRecord, writers: &[String]) -> Option<Record> {
         let stack = StackId::given(record::stack_of_task(&found.task)?);
         let payload = Payload::read(&found.payload)?;
         Some(Record {
             id: found.id,
+            opener: Opener::of(found.creator.as_deref(), writers),
+            creator: found.creator.clone(),
             stack,
             environment: found.environment.clone(),
             sha: found.sha.clone(),
@@ -90,11 +125,19 @@ impl Record {
 /// The records of every environment the stacks name, newest first.
 #[derive(Debug, Clone, Default)]
 pub struct Records {
+    /// The records of the workflow and of the record writers: the lock and the history.
     pub all: Vec<Record>,
+    /// Open records anyone else opened, which resolve ends; they lock nothing and are no
+    /// part of the history, so a record nobody trusted cannot show as a deploy.
+    pub strangers: Vec<Record>,
 }
 
 impl Records {
-    pub fn read(github: &dyn GitHub, stacks: &[Stack]) -> Result<Records, GitHubError> {
+    pub fn read(
+        github: &dyn GitHub,
+        stacks: &[Stack],
+        writers: &[String],
+    ) -> Result<Records, GitHubError> {
         let environments: BTreeSet<&str> = stacks
             .iter()
             .map(|s| s.settings.environment.as_str())
@@ -106,11 +149,16 @@ impl Records {
                     .deployment_records(environment)?
                     .records
                     .iter()
-                    .filter_map(Record::of),
+                    .filter_map(|found| Record::of(found, writers)),
             );
         }
         all.sort_by(|a, b| b.at.cmp(&a.at).then(b.id.cmp(&a.id)));
-        Ok(Records { all })
+        let (strangers, all): (Vec<Record>, Vec<Record>) =
+            all.into_iter().partition(|r| r.opener == Opener::Stranger);
+        Ok(Records {
+            all,
+            strangers: strangers.into_iter().filter(Record::is_open).collect(),
+        })
     }
 
     /// Stacks with an open record: they are deploying.
@@ -210,5 +258,27 @@ impl Records {
             }
         }
         lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_opener_is_the_workflow_a_writer_or_a_stranger_whatever_the_case() {
+        let writers = vec!["Deploy-Bot[bot]".to_owned()];
+        assert_eq!(Opener::of(Some(BOT), &writers), Opener::Workflow);
+        assert_eq!(
+            Opener::of(Some("GitHub-Actions[bot]"), &[]),
+            Opener::Workflow
+        );
+        assert_eq!(
+            Opener::of(Some("deploy-bot[bot]"), &writers),
+            Opener::Writer
+        );
+        assert_eq!(Opener::of(Some("deploy-bot"), &writers), Opener::Stranger);
+        assert_eq!(Opener::of(Some("mallory"), &writers), Opener::Stranger);
+        assert_eq!(Opener::of(None, &writers), Opener::Stranger);
     }
 }

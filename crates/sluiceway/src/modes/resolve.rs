@@ -188,7 +188,11 @@ fn resolve(
     let (body, named) = name_tickers(github, number)?;
     let live = reader::read(&body);
     let rescan = named.iter().any(|(tick, _)| *tick == Tick::Rescan);
-    let records = Records::read(github, &setup.discovery.stacks)?;
+    let records = Records::read(
+        github,
+        &setup.discovery.stacks,
+        &setup.config.settings.record_writers,
+    )?;
     let deploys = setup.config.settings.deploys;
     let mut red = false;
 

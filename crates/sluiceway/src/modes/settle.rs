@@ -28,7 +28,11 @@ pub fn run(job: &Job, github: &dyn GitHub, clock: &dyn Clock, printer: &mut Prin
             return Outcome::Failed;
         }
     };
-    let records = match Records::read(github, &setup.discovery.stacks) {
+    let records = match Records::read(
+        github,
+        &setup.discovery.stacks,
+        &setup.config.settings.record_writers,
+    ) {
         Ok(records) => records,
         Err(e) => {
             printer.say(&format!(
@@ -42,7 +46,7 @@ pub fn run(job: &Job, github: &dyn GitHub, clock: &dyn Clock, printer: &mut Prin
         .iter()
         // A waiting record waits for a later run (decisions 0056, 0104): it is not this
         // run's to end.
-        .filter(|r| r.is_open() && r.payload.run == job.run_id && !layers::waits(&r.payload))
+        .filter(|r| r.is_open() && r.payload.run == job.run_id && !layers::waits(r))
         .collect();
     if own.is_empty() {
         printer.say("Every deployment record of this run has its result.");
@@ -72,7 +76,11 @@ pub fn run(job: &Job, github: &dyn GitHub, clock: &dyn Clock, printer: &mut Prin
     }
     // The rows of the records just ended say their deploy failed; a full scan follows.
     if let Some(number) = dashboard_number(job, github, &setup.config.settings.dashboard.label)
-        && let Ok(records) = Records::read(github, &setup.discovery.stacks)
+        && let Ok(records) = Records::read(
+            github,
+            &setup.discovery.stacks,
+            &setup.config.settings.record_writers,
+        )
     {
         let failures = records.failure_lines(|run| links(job).run(run));
         let rewrite = Rewrite::of_job(&setup, job, &records, clock.now());

@@ -292,12 +292,20 @@ pub(crate) fn slow_deploy_ticked(bed: &Bed, job: &Job) -> (String, u64) {
 /// A `tofu` in a folder of its own that does `act` when asked for `step` in the dev
 /// workspace, and is the real tool otherwise.
 pub(crate) fn misbehaving(step: &str, act: &str) -> tempfile::TempDir {
+    wrapped_tofu(&format!(
+        "if [ \"$1\" = {step} ] && [ \"$TF_WORKSPACE\" = dev ]; then\n  {act}\nfi"
+    ))
+}
+
+/// A `tofu` in a folder of its own that runs the shell lines `first`, then is the real
+/// tool.
+pub(crate) fn wrapped_tofu(first: &str) -> tempfile::TempDir {
     let bin = tempfile::tempdir().unwrap();
     let wrapper = bin.path().join("tofu");
     std::fs::write(
         &wrapper,
         format!(
-            "#!/bin/sh\nif [ \"$1\" = {step} ] && [ \"$TF_WORKSPACE\" = dev ]; then\n  {act}\nfi\nexec {real} \"$@\"\n",
+            "#!/bin/sh\n{first}\nexec {real} \"$@\"\n",
             real = tofu_dir().join("tofu").display()
         ),
     )

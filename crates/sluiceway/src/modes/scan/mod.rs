@@ -21,21 +21,22 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use sluiceway_core::claim::{Claimants, Claims};
-use sluiceway_core::config::ConfigProblem;
+use sluiceway_core::config::{self, ConfigProblem};
 use sluiceway_core::failure::{Failure, FailureReason};
 use sluiceway_core::runner::Runner;
-use sluiceway_core::stack::{StackId, Tool};
+use sluiceway_core::stack::{Stack, StackId, Tool};
 use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::preview_page::PageLinks;
 use sluiceway_dashboard::reader::{self, ReadBody};
 use sluiceway_dashboard::view::{Hint, Links, View};
 use sluiceway_dashboard::{body, summary};
 use sluiceway_github::GitHub;
-use sluiceway_tools::adapter::{Adapter, Context, Ensured};
+use sluiceway_tools::adapter::{Adapter, Context, Ensured, Preparation};
 
 use crate::Outcome;
 use crate::checkout::Checkout;
 use crate::dashboard_issue;
+use crate::env_files::StackEnvs;
 use crate::identity;
 use crate::modes::inputs::Inputs;
 use crate::modes::job::{Clock, Event, Job};
@@ -198,8 +199,28 @@ fn scan(
     let mut logs: BTreeMap<StackId, Vec<String>> = BTreeMap::new();
     let mut tries: BTreeMap<StackId, (u8, f64)> = BTreeMap::new();
     let mut red = false;
+    // The stacks' own env files, read and masked before any tool runs (decision 0103).
+    let previewed_stacks: Vec<&Stack> = discovery
+        .stacks
+        .iter()
+        .filter(|st| plan.previews(&st.id))
+        .collect();
+    let envs = StackEnvs::load(
+        &s.job.workspace,
+        &previewed_stacks,
+        &s.job.tool_env,
+        config.file.as_deref().unwrap_or(config::FILE_NAMES[0]),
+        printer,
+    );
     let mut adapters = Vec::new();
-    for stack in discovery.stacks.iter().filter(|st| plan.previews(&st.id)) {
+    for stack in previewed_stacks {
+        if envs.of(&stack.id, &s.job.tool_env).is_err() {
+            found.insert(
+                stack.id.clone(),
+                Found::Failed(Failure::new(FailureReason::EnvFileNotLoaded)),
+            );
+            continue;
+        }
         match Adapter::for_stack(stack, &s.job.workspace) {
             Ok(adapter) => adapters.push(adapter),
             Err(unsupported) => {
@@ -207,6 +228,18 @@ fn scan(
             }
         }
     }
+    // Each adapter's tool environment; every one loaded, the others failed above.
+    let env_of = |adapter: &Adapter| {
+        envs.of(adapter.id(), &s.job.tool_env)
+            .unwrap_or(&s.job.tool_env)
+    };
+    let env_source = |adapter: &Adapter| {
+        discovery
+            .stacks
+            .iter()
+            .find(|st| &st.id == adapter.id())
+            .and_then(StackEnvs::source)
+    };
 
     let scratch = s.job.runner_temp.clone();
     let ctx = Context {
@@ -252,17 +285,24 @@ fn scan(
         }
     });
 
-    // Preparations, one at a time; a failed one fails only its own stacks.
-    let preparations: BTreeSet<_> = adapters.iter().flat_map(Adapter::preparations).collect();
-    for preparation in &preparations {
-        let step = preparation.run(&ctx);
-        let sharing: Vec<StackId> = adapters
-            .iter()
-            .filter(|a| a.preparations().contains(preparation))
-            .map(|a| a.id().clone())
-            .collect();
-        for id in &sharing {
-            logs.entry(id.clone())
+    // Preparations, one at a time, once for each env file among the stacks that share
+    // one; a failed one fails only its own stacks.
+    let mut preparations: BTreeMap<(Preparation, Option<&str>), Vec<&Adapter>> = BTreeMap::new();
+    for adapter in &adapters {
+        for preparation in adapter.preparations() {
+            preparations
+                .entry((preparation, env_source(adapter)))
+                .or_default()
+                .push(adapter);
+        }
+    }
+    for ((preparation, _), sharing) in &preparations {
+        let step = preparation.run(&Context {
+            env: env_of(sharing[0]),
+            ..ctx
+        });
+        for adapter in sharing {
+            logs.entry(adapter.id().clone())
                 .or_default()
                 .extend(step.log.job_log_lines().iter().cloned());
         }
@@ -272,8 +312,8 @@ fn scan(
                 preparation.dir().display(),
                 failure.reason
             ));
-            for id in sharing {
-                found.insert(id, Found::Failed(failure.clone()));
+            for adapter in sharing {
+                found.insert(adapter.id().clone(), Found::Failed(failure.clone()));
             }
         }
     }
@@ -283,7 +323,10 @@ fn scan(
         if found.contains_key(adapter.id()) {
             continue;
         }
-        let Some(step) = adapter.ensure_in_backend(&ctx) else {
+        let Some(step) = adapter.ensure_in_backend(&Context {
+            env: env_of(adapter),
+            ..ctx
+        }) else {
             continue;
         };
         let id = adapter.id().clone();
@@ -321,6 +364,7 @@ fn scan(
                     .map(|st| &st.settings);
                 pool::Work {
                     adapter,
+                    env: env_of(adapter),
                     drift: drift_scan && settings.is_some_and(|st| st.drift),
                     tool_diff: config.settings.scan.log_diff,
                     value_fingerprint: settings.is_none_or(|st| st.value_fingerprint),
@@ -376,7 +420,11 @@ fn scan(
     let page_size = config.settings.dashboard.recently_deployed;
     if plan.is_full() && page_size > 0 {
         for adapter in &adapters {
-            let Some(step) = adapter.deploy_history(&ctx, page_size) else {
+            let history_ctx = Context {
+                env: env_of(adapter),
+                ..ctx
+            };
+            let Some(step) = adapter.deploy_history(&history_ctx, page_size) else {
                 continue;
             };
             let id = adapter.id().clone();
@@ -608,7 +656,12 @@ fn write_github(
         .map_err(|e| format!("The dashboard could not be found or made: {e}."))?;
     let number = ensured.issue.number;
     let url = ensured.issue.html_url.clone();
-    let records = Records::read(github, &scanned.discovery.stacks).map_err(|e| {
+    let records = Records::read(
+        github,
+        &scanned.discovery.stacks,
+        &scanned.config.settings.record_writers,
+    )
+    .map_err(|e| {
         format!(
             "The deployment records could not be read, so the dashboard was left as it was: {e}."
         )

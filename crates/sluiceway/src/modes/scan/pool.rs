@@ -2,6 +2,7 @@
 //! never twice at once (decisions 0012 and 0085). After the round, the previews that
 //! failed for a reason that may pass are tried once more after a pause (decision 0117).
 
+use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -75,6 +76,8 @@ impl PoolSize {
 /// One stack's work in the pool.
 pub struct Work<'a> {
     pub adapter: &'a Adapter,
+    /// The stack's tool environment: the job's, with its own env file over it.
+    pub env: &'a BTreeMap<String, String>,
     /// Run the drift check after the preview.
     pub drift: bool,
     /// Print the tool's own diff into this stack's log group.
@@ -187,6 +190,7 @@ fn round(works: &[Work<'_>], order: Vec<usize>, size: usize, ctx: &Context<'_>) 
 /// is Sluiceway's own failure, and only this stack's.
 fn one(work: &Work<'_>, ctx: &Context<'_>) -> Previewed {
     let ctx = &Context {
+        env: work.env,
         time_limit: work.time_limit,
         ..*ctx
     };
