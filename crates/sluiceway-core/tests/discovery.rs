@@ -296,3 +296,98 @@ fn dependencies_come_from_a_yaml_programs_stack_references() {
         .unwrap();
     assert!(!dev.settings.create_in_backend);
 }
+
+/// A repository of Pulumi projects `apps/<dir>` with one `dev` stack each, whose
+/// project files hold `project`, and an entry per project asking for its phase from the
+/// key `tier`.
+fn projects_with_tiers(projects: &[(&str, &str)]) -> MemoryRepo {
+    let mut repo = MemoryRepo::default();
+    let mut config = String::from("phases: [base, apps]\nstacks:\n");
+    for (dir, project) in projects {
+        repo = repo
+            .with(
+                &format!("apps/{dir}/Pulumi.yaml"),
+                &format!("name: {dir}\nruntime: yaml\n{project}"),
+            )
+            .with(&format!("apps/{dir}/Pulumi.dev.yaml"), "");
+        config.push_str(&format!(
+            "  - path: apps/{dir}\n    phase: {{ from: tier }}\n"
+        ));
+    }
+    repo.with("sluiceway.yaml", &config)
+}
+
+#[test]
+fn a_phase_is_read_from_the_pulumi_project_key_in_each_form_the_schema_names() {
+    let repo = projects_with_tiers(&[
+        ("text", "config:\n  tier: base\n"),
+        ("value", "config:\n  tier:\n    value: apps\n"),
+        (
+            "default",
+            "config:\n  tier:\n    type: string\n    default: base\n",
+        ),
+        ("top", "tier: apps\n"),
+        ("both", "tier: base\nconfig:\n  tier: apps\n"),
+    ]);
+    let found = run(&repo).unwrap();
+    let phase = |dir: &str| {
+        found
+            .stacks
+            .iter()
+            .find(|s| s.path == format!("apps/{dir}"))
+            .and_then(|s| s.settings.phase.clone())
+    };
+    assert_eq!(phase("text").as_deref(), Some("base"));
+    assert_eq!(phase("value").as_deref(), Some("apps"));
+    assert_eq!(phase("default").as_deref(), Some("base"));
+    assert_eq!(phase("top").as_deref(), Some("apps"));
+    assert_eq!(
+        phase("both").as_deref(),
+        Some("apps"),
+        "`config` comes first"
+    );
+}
+
+#[test]
+fn a_phase_key_that_is_secret_missing_or_not_a_phase_is_an_error_that_never_quotes_it() {
+    let repo = projects_with_tiers(&[
+        (
+            "secret",
+            "config:\n  tier:\n    secret: true\n    value: s3cr3t-tier\n",
+        ),
+        ("stranger", "config:\n  tier: unheard-of-tier\n"),
+        ("missing", "config:\n  other: base\n"),
+        ("list", "config:\n  tier: [base]\n"),
+    ]);
+    let problems = run(&repo).unwrap_err();
+    let messages: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    let said = messages.join("\n");
+    assert_eq!(problems.len(), 4, "{said}");
+    for (index, message) in [
+        (
+            0,
+            "the key `tier` of apps/secret/Pulumi.yaml is secret, and a phase is never read from a secret",
+        ),
+        (
+            1,
+            "the key `tier` of apps/stranger/Pulumi.yaml does not hold one of the `phases`, so apps/stranger:dev has no phase",
+        ),
+        (
+            2,
+            "apps/missing/Pulumi.yaml has no key `tier`, under `config` or at the top level, to read the phase of apps/missing:dev from",
+        ),
+        (
+            3,
+            "the key `tier` of apps/list/Pulumi.yaml is not text (nor a `value` or `default` that is)",
+        ),
+    ] {
+        assert!(
+            said.contains(&format!("stacks[{index}].phase: {message}")),
+            "{said}"
+        );
+    }
+    assert!(
+        !said.contains("s3cr3t-tier") && !said.contains("unheard-of-tier"),
+        "{said}"
+    );
+}

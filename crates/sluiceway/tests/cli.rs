@@ -307,3 +307,55 @@ fn dashboard_html_is_one_page_with_the_body_rendered() {
         "nothing is loaded from elsewhere"
     );
 }
+
+#[test]
+fn check_gives_a_pulumi_stack_the_phase_its_project_key_holds() {
+    let repo = tempfile::tempdir().unwrap();
+    for (path, text) in [
+        (
+            "sluiceway.yaml",
+            "phases: [base, apps]\nstacks:\n  - path: dns\n    phase: { from: tier }\n  - path: web\n    phase: { from: tier }\n",
+        ),
+        (
+            "dns/Pulumi.yaml",
+            "name: dns\nruntime: yaml\nconfig:\n  tier:\n    type: string\n    default: base\n",
+        ),
+        ("dns/Pulumi.home.yaml", ""),
+        ("web/Pulumi.yaml", "name: web\nruntime: yaml\ntier: apps\n"),
+        ("web/Pulumi.home.yaml", ""),
+    ] {
+        let file = repo.path().join(path);
+        fs::create_dir_all(file.parent().unwrap()).unwrap();
+        fs::write(file, text).unwrap();
+    }
+    let out = sluiceway(&["check", "--repo", repo.path().to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        !text(&out.stderr).contains("does not act on it yet"),
+        "{}",
+        text(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let phases: Vec<(&str, &str)> = doc["setup"]["stacks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["id"].as_str().unwrap(), s["phase"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(phases, [("dns:home", "base"), ("web:home", "apps")]);
+
+    // A key that holds no phase is an error at the entry's key, and the run stops.
+    fs::write(
+        repo.path().join("web/Pulumi.yaml"),
+        "name: web\nruntime: yaml\ntier: somewhere-else\n",
+    )
+    .unwrap();
+    let out = sluiceway(&["check", "--repo", repo.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stderr) + &text(&out.stdout);
+    assert!(
+        said.contains("sluiceway.yaml:5:5: stacks[1].phase: the key `tier` of web/Pulumi.yaml does not hold one of the `phases`"),
+        "{said}"
+    );
+    assert!(!said.contains("somewhere-else"), "{said}");
+}

@@ -14,6 +14,11 @@ use support::workspace;
 /// A key, the test file (from `crates/`) and the test in it that proves the key's effect.
 const PROVEN: &[(&str, &str, &str)] = &[
     (
+        "stacks[].phase.from",
+        "sluiceway/tests/cli.rs",
+        "check_gives_a_pulumi_stack_the_phase_its_project_key_holds",
+    ),
+    (
         "stacks[].envFile",
         "sluiceway/tests/settings.rs",
         "a_stacks_env_file_reaches_its_tool_alone_over_the_steps_and_a_missing_one_fails_that_stack_only",
@@ -561,10 +566,6 @@ fn setting(key: &str) -> (&'static str, &'static str) {
         "stacks[].deploy" => (
             "stacks:\n  - path: network\n    tool: opentofu\n    deploy: on-merge\n",
             "stacks[0].deploy",
-        ),
-        "stacks[].phase.from" => (
-            "stacks:\n  - path: app\n    phase: { from: tier }\n",
-            "stacks[0].phase.from",
         ),
         "stacks[].policies" => (
             "stacks:\n  - path: network\n    tool: opentofu\n    policies: [policy]\n",

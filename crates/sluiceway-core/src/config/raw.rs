@@ -454,7 +454,8 @@ pub enum RawPhase {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawPhaseFrom {
-    /// The Pulumi project key that holds the phase name.
+    /// The Pulumi project key that holds the phase name: `config.<key>` as text, or its
+    /// `value` or `default`, else the top-level key; a secret is never read.
     pub from: String,
 }
 

@@ -16,6 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::config::{
     Config, ConfigProblem, EntryDependsOn, EntryPhase, KeyPath, Position, StackEntry,
 };
+use crate::discovery::pulumi::ProjectKey;
 use crate::glob::IdGlob;
 use crate::repo::{FileSource, RepoFiles};
 use crate::stack::{Origin, Stack, StackId, StackSettings, Tool, ToolOptions};
@@ -83,7 +84,11 @@ pub fn discover(
 
     let mut candidates: Vec<Stack> = Vec::new();
     let mut programs = references::Programs::new();
+    let mut projects: BTreeMap<String, pulumi::ProjectFile> = BTreeMap::new();
     for found in pulumi::find(files, source, &mut problems) {
+        projects
+            .entry(found.dir.clone())
+            .or_insert_with(|| found.project_file.clone());
         programs.insert(
             (found.dir.clone(), found.name.clone()),
             references::Program {
@@ -171,7 +176,13 @@ pub fn discover(
         }
     }
 
-    apply_entries(config, &mut candidates, &mut problems, &entry_problem);
+    apply_entries(
+        config,
+        &projects,
+        &mut candidates,
+        &mut problems,
+        &entry_problem,
+    );
     check_duplicate_ids(config, &candidates, &mut problems, &file);
 
     let ignore: Vec<(IdGlob, &crate::config::IgnoreRule)> = config
@@ -251,6 +262,7 @@ fn new_stack(
 /// so a named entry wins key by key; `inputs` and `dependsOn` add up.
 fn apply_entries(
     config: &Config,
+    projects: &BTreeMap<String, pulumi::ProjectFile>,
     stacks: &mut [Stack],
     problems: &mut Vec<ConfigProblem>,
     entry_problem: &impl Fn(&StackEntry, Option<&str>, String) -> ConfigProblem,
@@ -355,8 +367,16 @@ fn apply_entries(
                         ),
                     ))
                 }
-                // Read from the project file when the stack is previewed; discovery reads no values.
-                Some(EntryPhase::FromProjectKey(_)) | None => {}
+                Some(EntryPhase::FromProjectKey(key)) => match phase_from_project(
+                    projects.get(&stack.path),
+                    key,
+                    &stack.id,
+                    &config.settings.phases,
+                ) {
+                    Ok(phase) => settings.phase = Some(phase),
+                    Err(message) => problems.push(entry_problem(entry, Some("phase"), message)),
+                },
+                None => {}
             }
             if let Some(id) = &entry.id {
                 stack.id = StackId::given(id);
@@ -368,6 +388,38 @@ fn apply_entries(
         stack.settings.inputs.dedup();
         stack.settings.depends_on.sort();
         stack.settings.depends_on.dedup();
+    }
+}
+
+/// The phase `phase: { from: <key> }` names, read from the stack's project file. A
+/// message never quotes what the key holds unless it is one of the `phases`: a project
+/// key may hold anything.
+fn phase_from_project(
+    project: Option<&pulumi::ProjectFile>,
+    key: &str,
+    stack: &StackId,
+    phases: &[String],
+) -> Result<String, String> {
+    let Some(project) = project else {
+        return Err(format!(
+            "{stack} has no Pulumi project file to read `{key}` from"
+        ));
+    };
+    let file = &project.path;
+    match project.key(key) {
+        ProjectKey::Text(phase) if phases.contains(&phase) => Ok(phase),
+        ProjectKey::Text(_) => Err(format!(
+            "the key `{key}` of {file} does not hold one of the `phases`, so {stack} has no phase"
+        )),
+        ProjectKey::Secret => Err(format!(
+            "the key `{key}` of {file} is secret, and a phase is never read from a secret"
+        )),
+        ProjectKey::NotText => Err(format!(
+            "the key `{key}` of {file} is not text (nor a `value` or `default` that is)"
+        )),
+        ProjectKey::Missing => Err(format!(
+            "{file} has no key `{key}`, under `config` or at the top level, to read the phase of {stack} from"
+        )),
     }
 }
 

@@ -20,6 +20,61 @@ pub(crate) struct PulumiStack {
     pub project: Option<String>,
     /// The `name` of every `pulumi:pulumi:StackReference` its YAML program declares.
     pub references: Vec<String>,
+    /// The project file as read, for `phase: { from }`.
+    pub project_file: ProjectFile,
+}
+
+/// A project file's text keys, read only when an entry asks for one by name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ProjectFile {
+    pub path: String,
+    root: Option<YamlOwned>,
+}
+
+/// What a project key holds, for `phase: { from: <key> }`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ProjectKey {
+    Text(String),
+    /// Marked `secret: true`: never read.
+    Secret,
+    /// Neither under `config` nor at the top level.
+    Missing,
+    /// There, but not text (nor a mapping with a text `value` or `default`).
+    NotText,
+}
+
+impl ProjectFile {
+    /// `config.<key>` (text, or a mapping with a text `value`, else `default`), else the
+    /// top-level `<key>`. A config key marked secret is never read.
+    pub(crate) fn key(&self, key: &str) -> ProjectKey {
+        let Some(root) = &self.root else {
+            return ProjectKey::Missing;
+        };
+        let text = |node: &YamlOwned| node.as_str().map(str::to_owned);
+        if let Some(node) = root
+            .as_mapping_get("config")
+            .and_then(|c| c.as_mapping_get(key))
+        {
+            if node.is_mapping() {
+                if node
+                    .as_mapping_get("secret")
+                    .and_then(|s| s.as_bool())
+                    .unwrap_or(false)
+                {
+                    return ProjectKey::Secret;
+                }
+                return ["value", "default"]
+                    .iter()
+                    .find_map(|k| node.as_mapping_get(k).and_then(text))
+                    .map_or(ProjectKey::NotText, ProjectKey::Text);
+            }
+            return text(node).map_or(ProjectKey::NotText, ProjectKey::Text);
+        }
+        match root.as_mapping_get(key) {
+            Some(node) => text(node).map_or(ProjectKey::NotText, ProjectKey::Text),
+            None => ProjectKey::Missing,
+        }
+    }
 }
 
 pub(crate) fn find(
@@ -86,6 +141,10 @@ pub(crate) fn find(
                 file: child(&config_dir, name),
                 project: project.name.clone(),
                 references: references.clone(),
+                project_file: ProjectFile {
+                    path: project_file.clone(),
+                    root: project.root.clone(),
+                },
             });
         }
     }
@@ -109,6 +168,8 @@ struct Project {
     yaml: Option<YamlOwned>,
     /// `main`: the directory of a YAML program's `Main.yaml`.
     main: Option<String>,
+    /// The whole file, for the keys an entry names.
+    root: Option<YamlOwned>,
 }
 
 fn parse(text: &str) -> Result<Option<YamlOwned>, saphyr::ScanError> {
@@ -151,7 +212,8 @@ fn read_project(project_file: &str, source: &impl FileSource) -> Result<Project,
         name: text_of("name"),
         stack_config_dir: text_of("stackConfigDir"),
         main: text_of("main"),
-        yaml: root.filter(|_| runtime.as_deref() == Some("yaml")),
+        yaml: root.clone().filter(|_| runtime.as_deref() == Some("yaml")),
+        root,
     })
 }
 
