@@ -3,7 +3,9 @@
 //! several open ones the lowest number is kept and the others are closed with a comment
 //! that points to it; with none open, the newest closed one is reopened; with none at
 //! all, one is created. Its title follows `dashboard.title`, and with `dashboard.pin` it
-//! is pinned whenever it is not.
+//! is pinned whenever it is not. The pin is best effort: GitHub refuses a fourth pinned
+//! issue and a token without the right, and a dashboard that is not pinned is still the
+//! dashboard, so a refusal is told and the scan goes on.
 
 use sluiceway_core::config::RawDashboard;
 use sluiceway_github::{GitHub, GitHubError, Issue, IssueState, NewIssue};
@@ -16,7 +18,17 @@ pub struct Ensured {
     /// Other open issues with the label, now closed.
     pub closed: Vec<u64>,
     pub renamed: bool,
-    pub pinned: bool,
+    pub pin: Pin,
+}
+
+/// What became of `dashboard.pin`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pin {
+    /// Not asked for, or pinned already.
+    Left,
+    Pinned,
+    /// GitHub would not read the pins or pin it; why, as GitHub said it.
+    Refused(String),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,10 +86,18 @@ pub fn ensure(
     if renamed {
         github.rename_issue(issue.number, &dashboard.title)?;
     }
-    let pinned = dashboard.pin && !github.pinned_issues()?.contains(&issue.number);
-    if pinned {
-        github.pin_issue(&issue)?;
-    }
+    let pin = if dashboard.pin {
+        match github.pinned_issues() {
+            Ok(pins) if pins.contains(&issue.number) => Pin::Left,
+            Ok(_) => match github.pin_issue(&issue) {
+                Ok(()) => Pin::Pinned,
+                Err(e) => Pin::Refused(e.to_string()),
+            },
+            Err(e) => Pin::Refused(e.to_string()),
+        }
+    } else {
+        Pin::Left
+    };
     let issue = Issue {
         title: dashboard.title.clone(),
         ..issue
@@ -87,6 +107,6 @@ pub fn ensure(
         how,
         closed,
         renamed,
-        pinned,
+        pin,
     })
 }

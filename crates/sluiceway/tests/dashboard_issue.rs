@@ -2,7 +2,7 @@
 
 mod support;
 
-use sluiceway::dashboard_issue::{self, How};
+use sluiceway::dashboard_issue::{self, How, Pin};
 use sluiceway_core::config::RawDashboard;
 use sluiceway_github::{GitHub, IssueState};
 use support::{Bed, REPO};
@@ -33,10 +33,43 @@ fn the_first_scan_creates_labels_and_pins_it_in_five_requests() {
         "open, closed, create, pinned, pin"
     );
     assert_eq!(ensured.how, How::Created);
-    assert!(ensured.pinned && !ensured.renamed && ensured.closed.is_empty());
+    assert!(ensured.pin == Pin::Pinned && !ensured.renamed && ensured.closed.is_empty());
     assert_eq!(ensured.issue.title, "Sluiceway dashboard");
     assert_eq!(bed.body(ensured.issue.number), FIRST);
     assert_eq!(bed.github.pinned_issues().unwrap(), [ensured.issue.number]);
+}
+
+#[test]
+fn a_refused_pin_is_told_and_the_scan_stays_green() {
+    let bed = Bed::new();
+    for title in ["one", "two", "three"] {
+        bed.issue("alice", title, "pinned before Sluiceway came", &["notes"]);
+    }
+    for issue in bed.github.open_issues_labelled("notes").unwrap() {
+        bed.github.pin_issue(&issue).unwrap();
+    }
+    let ensured = dashboard_issue::ensure(&bed.github, &config(), FIRST).unwrap();
+    assert!(
+        matches!(&ensured.pin, Pin::Refused(why) if why.contains("at most three")),
+        "{:?}",
+        ensured.pin
+    );
+    assert_eq!(open_labelled(&bed), [ensured.issue.number]);
+
+    // The scan says so and stays green.
+    let job = support::job::Job::new();
+    let sha = support::job::push(&bed, "the first commit", &["network/main.tf"]);
+    let ran = job.run(&bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(
+        ran.log.contains(&format!(
+            "::warning::The dashboard (#{}) could not be pinned, so it is left unpinned:",
+            ensured.issue.number
+        )),
+        "{}",
+        ran.log
+    );
+    assert!(bed.body(ensured.issue.number).contains("network"));
 }
 
 #[test]
@@ -51,8 +84,8 @@ fn a_later_scan_finds_it_in_two_requests_or_one_without_pinning() {
         "open issues and pinned issues"
     );
     assert_eq!(
-        (again.how, again.issue.number, again.pinned),
-        (How::Found, first.issue.number, false)
+        (again.how, again.issue.number, again.pin.clone()),
+        (How::Found, first.issue.number, Pin::Left)
     );
     let unpinned = RawDashboard {
         pin: false,

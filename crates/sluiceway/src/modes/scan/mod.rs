@@ -656,6 +656,11 @@ fn write_github(
         .map_err(|e| format!("The dashboard could not be found or made: {e}."))?;
     let number = ensured.issue.number;
     let url = ensured.issue.html_url.clone();
+    if let dashboard_issue::Pin::Refused(why) = &ensured.pin {
+        printer.say(&format!(
+            "::warning::The dashboard (#{number}) could not be pinned, so it is left unpinned: {why}. Unpin another issue, or set dashboard.pin to false."
+        ));
+    }
     let records = Records::read(
         github,
         &scanned.discovery.stacks,
