@@ -738,7 +738,11 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block]) -> String {
                                 "- {}{} · {word}{} · {} · [run]({})",
                                 dot_of(dot),
                                 crate::escape::text(entry.stack.as_str()),
-                                crate::escape::text(&entry.login),
+                                if entry.on_merge {
+                                    crate::view::credit(&entry.login, true)
+                                } else {
+                                    crate::escape::text(&entry.login)
+                                },
                                 minute(&entry.at),
                                 entry.run
                             );

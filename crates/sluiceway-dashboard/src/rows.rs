@@ -15,7 +15,7 @@ use sluiceway_core::diff::{Change, Diff, Op, code_unit_order};
 
 use crate::escape;
 use crate::facts::{RowFacts, RowState};
-use crate::view::{Attributed, Attribution, FailureLine, Links, Row, State};
+use crate::view::{Attributed, Attribution, FailureLine, Links, Row, State, credit};
 
 const ROW_END: &str = "  <!-- /sluiceway:row -->";
 /// Paths one fold line names before it counts the rest.
@@ -288,9 +288,9 @@ fn attribution_line(
 
 fn failure_line(failure: &FailureLine, zone: &TimeZone) -> String {
     format!(
-        "  :x: last deploy failed: {} · ticked by {} · {} · [run]({})",
+        "  :x: last deploy failed: {} · {} · {} · [run]({})",
         escape::text(&failure.reason),
-        escape::text(&failure.ticker),
+        credit(&failure.ticker, failure.on_merge),
         time(failure.at, zone),
         failure.run
     )
@@ -505,14 +505,20 @@ pub(crate) fn render(row: &Row, level: u8, style: &Style<'_>) -> RenderedRow {
         }
         State::Deploying {
             ticker,
+            on_merge,
             run,
             attribution,
         } => {
             facts.state = Some(RowState::Deploying);
             lines.push(format!(
-                "- {}**{id}** · deploying · ticked by {} · [run]({run})",
+                "- {}**{id}** · {} · {} · [run]({run})",
                 spinner(style, "spinner"),
-                escape::text(ticker)
+                if *on_merge {
+                    "deploying on merge"
+                } else {
+                    "deploying"
+                },
+                credit(ticker, *on_merge)
             ));
             if let Some(attribution) = attribution {
                 lines.push(attribution_line(
@@ -529,6 +535,7 @@ pub(crate) fn render(row: &Row, level: u8, style: &Style<'_>) -> RenderedRow {
             behind,
             opens,
             ticker,
+            on_merge,
             run,
         } => {
             facts.state = Some(RowState::Queued);
@@ -549,9 +556,9 @@ pub(crate) fn render(row: &Row, level: u8, style: &Style<'_>) -> RenderedRow {
                 Some(window) => format!("queued behind {}, and {window}", names.join(", ")),
             };
             lines.push(format!(
-                "- {}**{id}** · {waits} · ticked by {} · [run]({run})",
+                "- {}**{id}** · {waits} · {} · [run]({run})",
                 spinner(style, "spinner-queued"),
-                escape::text(ticker)
+                credit(ticker, *on_merge)
             ));
             lines.extend(failure.clone());
             lines.extend(notes.clone());

@@ -98,6 +98,8 @@ pub enum State {
     },
     Deploying {
         ticker: String,
+        /// Deployed because its change merged (decision 0095): the ticker merged it.
+        on_merge: bool,
         run: String,
         attribution: Option<Attribution>,
     },
@@ -107,6 +109,7 @@ pub enum State {
         /// When the stack's deploy window next opens, while it is closed.
         opens: Option<Timestamp>,
         ticker: String,
+        on_merge: bool,
         run: String,
     },
     PreviewFailed {
@@ -143,6 +146,7 @@ pub enum Attributed {
 pub struct FailureLine {
     pub reason: String,
     pub ticker: String,
+    pub on_merge: bool,
     pub at: Timestamp,
     pub run: String,
 }
@@ -152,8 +156,16 @@ pub struct TrailEntry {
     pub stack: StackId,
     pub result: TrailResult,
     pub login: String,
+    pub on_merge: bool,
     pub at: Timestamp,
     pub run: String,
+}
+
+/// How a row or the trail credits a deploy: to the person who ticked it, or who merged
+/// the change a stack that deploys on merge took (decision 0095).
+pub fn credit(login: &str, on_merge: bool) -> String {
+    let how = if on_merge { "merged" } else { "ticked" };
+    format!("{how} by {}", crate::escape::text(login))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

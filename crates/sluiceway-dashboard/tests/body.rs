@@ -140,6 +140,7 @@ fn every_state() -> View {
         failure: Some(FailureLine {
             reason: "the tool exited with an error (exit code 1)".into(),
             ticker: "bob".into(),
+            on_merge: false,
             at: at("2026-11-29T16:40:00Z"),
             run: "https://github.com/acme/infra/actions/runs/850".into(),
         }),
@@ -183,6 +184,7 @@ fn every_state() -> View {
             "apps/api:prod",
             State::Deploying {
                 ticker: "alice".into(),
+                on_merge: false,
                 run: "https://github.com/acme/infra/actions/runs/901".into(),
                 attribution: None,
             },
@@ -193,6 +195,7 @@ fn every_state() -> View {
                 behind: vec![id("apps/api:prod")],
                 opens: None,
                 ticker: "alice".into(),
+                on_merge: false,
                 run: "https://github.com/acme/infra/actions/runs/901".into(),
             },
         ),
@@ -221,6 +224,7 @@ fn every_state() -> View {
             stack: id("apps/auth:prod"),
             result: TrailResult::Deployed,
             login: "alice".into(),
+            on_merge: false,
             at: at("2026-11-30T09:41:00Z"),
             run: "https://github.com/acme/infra/actions/runs/890".into(),
         },
@@ -228,6 +232,7 @@ fn every_state() -> View {
             stack: id("apps/web:prod"),
             result: TrailResult::Failed,
             login: "bob".into(),
+            on_merge: true,
             at: at("2026-11-29T16:40:00Z"),
             run: "https://github.com/acme/infra/actions/runs/850".into(),
         },
@@ -601,10 +606,10 @@ proptest! {
                     0 => row.state,
                     1 => State::InSync,
                     2 => State::PreviewFailed { reason: "the preview timed out after 10 minutes".into(), run: "https://example.invalid/run".into() },
-                    _ => State::Deploying { ticker: "alice".into(), run: "https://example.invalid/run".into(), attribution: None },
+                    _ => State::Deploying { ticker: "alice".into(), on_merge: false, run: "https://example.invalid/run".into(), attribution: None },
                 };
                 if *failed {
-                    row.failure = Some(FailureLine { reason: "the tool exited with an error (exit code 1)".into(), ticker: "bob".into(), at: at("2026-11-29T16:40:00Z"), run: "https://example.invalid/run".into() });
+                    row.failure = Some(FailureLine { reason: "the tool exited with an error (exit code 1)".into(), ticker: "bob".into(), on_merge: false, at: at("2026-11-29T16:40:00Z"), run: "https://example.invalid/run".into() });
                 }
                 row
             })

@@ -195,7 +195,7 @@ fn measure(
     let mut printer = Printer::new(Box::new(std::io::sink()), Box::new(log.reopen().unwrap()));
     let started = Instant::now();
     let cpu_before = cpu();
-    let outcome = scan::run(&surroundings, Target::GitHub(&github), &mut printer);
+    let (outcome, _) = scan::run(&surroundings, Target::GitHub(&github), &mut printer);
     let measured = Measured {
         wall: started.elapsed(),
         cpu: cpu() - cpu_before,

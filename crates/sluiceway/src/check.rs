@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::Serialize;
 use sluiceway_core::claim::{Claims, suggested_unrelated, unclaimed_by_directory};
-use sluiceway_core::config::{self, ConfigProblem};
+use sluiceway_core::config::{self, ConfigProblem, DeployTrigger};
 use sluiceway_core::discovery::Verdict;
 use sluiceway_core::named::unclaimed_named_files;
 use sluiceway_core::stack::{Origin, Stack};
@@ -82,6 +82,9 @@ pub struct StackJson {
     pub unresolved_references: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub phase: Option<String>,
+    /// `deploy: on-merge`: a push to the default branch deploys it (decision 0095).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub deploys_on_merge: bool,
     /// Why the stack exists: `pulumi stack file`, `found root module` or `declared`.
     pub origin: String,
     pub evidence: String,
@@ -385,6 +388,7 @@ fn stack_json(stack: &Stack, unresolved_references: usize) -> StackJson {
         depends_on_auto: stack.settings.depends_on_auto,
         unresolved_references,
         phase: stack.settings.phase.clone(),
+        deploys_on_merge: stack.settings.deploy == DeployTrigger::OnMerge,
         origin: origin.to_owned(),
         evidence,
     }
@@ -439,6 +443,9 @@ fn text(report: &CheckReport) -> String {
         }
         if let Some(phase) = &stack.phase {
             facts.push(format!("phase {phase}"));
+        }
+        if stack.deploys_on_merge {
+            facts.push("deploys on merge".to_owned());
         }
         writeln!(w, "    {}", facts.join(" · ")).ok();
     }

@@ -16,6 +16,7 @@ use crate::modes::apply::Applying;
 use crate::modes::inputs::{Inputs, JobStatus, Mode};
 use crate::modes::job::{Job, SystemClock};
 use crate::modes::outputs::Outputs;
+use crate::modes::resolve::Started;
 use crate::modes::scan::{self, Surroundings, Target};
 use crate::modes::{self, NoRun, Route};
 use crate::printer::Printer;
@@ -108,7 +109,13 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
     let sweep = route == Route::Sweep;
     let outcome = match route {
         Route::Scan => {
-            return scan_on_this_machine(&job, &inputs, Target::GitHub(&github), printer);
+            let (scanned, merged) =
+                scan_on_this_machine(&job, &inputs, Target::GitHub(&github), printer);
+            // A split workflow's apply jobs take the merge's deploys from `matrix`.
+            if inputs.mode != Mode::Auto || merged.is_empty() {
+                return scanned;
+            }
+            modes::auto::deploy(&applying, &github, scanned, &merged, &mut outputs, printer)
         }
         Route::Resolve => {
             modes::resolve::run(&job, &github, &SystemClock, false, &mut outputs, printer).0
@@ -122,7 +129,7 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
     // The full scan after a schedule's or a dispatch's ticks; the deploys' outputs are
     // written after the scan's, so `matrix` names every deploy the step started.
     let outcome = match sweep {
-        true if scan_on_this_machine(&job, &inputs, Target::GitHub(&github), printer)
+        true if scan_on_this_machine(&job, &inputs, Target::GitHub(&github), printer).0
             == Outcome::Failed =>
         {
             Outcome::Failed
@@ -162,13 +169,13 @@ fn load_env_file(inputs: &Inputs, job: &mut Job, printer: &mut Printer) -> Resul
     Ok(())
 }
 
-/// A scan with this machine's runner, clock and cores.
+/// A scan with this machine's runner, clock and cores; the deploys a merge started.
 fn scan_on_this_machine(
     job: &Job,
     inputs: &Inputs,
     target: Target<'_>,
     printer: &mut Printer,
-) -> Outcome {
+) -> (Outcome, Vec<Started>) {
     let runner = SystemRunner::default();
     let surroundings = Surroundings {
         job,
@@ -206,7 +213,7 @@ pub(crate) fn local_scan(repo: &Path, out: &Path, printer: &mut Printer) -> Outc
         printer.say(&format!("error: {} could not be made: {e}", out.display()));
         return Outcome::Failed;
     }
-    scan_on_this_machine(&job, &inputs, Target::Folder(out), printer)
+    scan_on_this_machine(&job, &inputs, Target::Folder(out), printer).0
 }
 
 /// The checked-out commit, when the folder is a git checkout.

@@ -499,3 +499,256 @@ fn a_record_writers_record_at_another_hash_deploys_nothing() {
         (RecordState::Error, "the change moved since the tick")
     );
 }
+
+/// The checkout's `sluiceway.yaml` with `deploy: on-merge` on network.
+fn network_deploys_on_merge(job: &Job) {
+    configure(job, "");
+    let file = job.file("sluiceway.yaml");
+    let text = std::fs::read_to_string(&file).unwrap().replace(
+        "  - path: network\n    tool: opentofu\n",
+        "  - path: network\n    tool: opentofu\n    deploy: on-merge\n",
+    );
+    std::fs::write(&file, text).unwrap();
+}
+
+/// Network's code without its subnets: a change that deletes a resource.
+fn drop_the_subnets(job: &Job) {
+    let main = job.file("network/main.tf");
+    let text = std::fs::read_to_string(&main).unwrap();
+    let kept = &text[..text
+        .find("resource \"terraform_data\" \"subnets\"")
+        .unwrap()];
+    std::fs::write(
+        &main,
+        format!("{kept}output \"vpc\" {{\n  value = terraform_data.vpc.output\n}}\n"),
+    )
+    .unwrap();
+}
+
+/// A push to the default branch, as `login` sent it.
+fn pushed_by(login: &str) -> String {
+    serde_json::json!({
+        "ref": "refs/heads/main",
+        "repository": { "default_branch": "main" },
+        "sender": { "login": login },
+    })
+    .to_string()
+}
+
+#[test]
+fn a_stack_that_deploys_on_merge_deploys_on_the_push_for_the_pusher_and_a_delete_waits_for_a_tick()
+{
+    let bed = Bed::new();
+    let mut job = Job::new();
+    network_deploys_on_merge(&job);
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    job.payload = Some(pushed_by("alice"));
+    let ran = job.run_with(&bed, "push", &sha, &path(), &[("mode", "")]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(deployed(&job), "{}", ran.log);
+    assert!(
+        ran.log
+            .contains("network: it deploys on merge, merged by alice, so its deploy starts now.")
+            && ran.log.contains("network: deployed."),
+        "{}",
+        ran.log
+    );
+    let records = records_of(&bed, "network");
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(
+        (records[0].0, records[0].1.as_str()),
+        (RecordState::Success, "deployed")
+    );
+    assert_eq!(records[0].2["onMerge"], true);
+    assert_eq!(records[0].2["ticker"], "alice");
+    assert!(
+        ran.outputs["matrix"].contains("\"stack\":\"network\""),
+        "{:?}",
+        ran.outputs
+    );
+    assert!(
+        records_of(&bed, "storage:dev").is_empty(),
+        "a stack that deploys on a tick waits for one"
+    );
+    let body = bed.body(dashboard(&bed));
+    assert!(
+        body.contains(" · merged by alice · "),
+        "the trail says who merged: {body}"
+    );
+
+    // A change that deletes a resource waits for a tick, and the row says why.
+    drop_the_subnets(&job);
+    let sha = push(&bed, "drop the subnets", &["network/main.tf"]);
+    job.payload = Some(pushed_by("bob"));
+    let ran = job.run_with(&bed, "push", &sha, &path(), &[("mode", "")]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert_eq!(records_of(&bed, "network").len(), 1, "{}", ran.log);
+    assert_eq!(ran.outputs["matrix"], "[]");
+    let row = blocks(&bed.body(dashboard(&bed)))["network"].clone();
+    assert!(
+        row.starts_with("- [ ] ")
+            && row.contains("state=\"pending\"")
+            && row.contains("this stack deploys on merge, and this change waits for a tick: it deletes or replaces a resource."),
+        "{row}"
+    );
+}
+
+#[test]
+fn in_a_split_workflow_the_merges_scan_opens_the_record_and_hands_it_to_apply() {
+    let bed = Bed::new();
+    let mut job = Job::new();
+    network_deploys_on_merge(&job);
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    job.payload = Some(pushed_by("renovate[bot]"));
+    let ran = job.run(&bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(!deployed(&job), "the scan itself deploys nothing");
+    let records = records_of(&bed, "network");
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(
+        (records[0].0, records[0].1.as_str()),
+        (RecordState::Queued, "merged by renovate[bot]")
+    );
+    let row = blocks(&bed.body(dashboard(&bed)))["network"].clone();
+    assert!(
+        row.contains("deploying on merge · merged by renovate&#91;bot&#93;"),
+        "{row}"
+    );
+    let id = bed.github.deployment_records("sluiceway").unwrap().records[0].id;
+    assert_eq!(
+        ran.outputs["matrix"],
+        format!("[{{\"deployment\":{id},\"environment\":\"sluiceway\",\"stack\":\"network\"}}]")
+    );
+    let applied = job.run_with(
+        &bed,
+        "push",
+        &sha,
+        &path(),
+        &[("mode", "apply"), ("deployment-id", &id.to_string())],
+    );
+    assert_eq!(applied.code, Some(0), "{}", applied.log);
+    assert!(deployed(&job));
+
+    // A push without a sender, or to another branch, deploys nothing on merge.
+    let sha = push(&bed, "the second commit", &["network/main.tf"]);
+    job.payload =
+        Some(r#"{"ref":"refs/heads/main","repository":{"default_branch":"main"}}"#.into());
+    let ran = job.run(&bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert_eq!(records_of(&bed, "network").len(), 1);
+}
+
+#[test]
+fn a_merges_change_that_moved_before_its_deploy_deploys_nothing_and_the_merger_is_told_once() {
+    let bed = Bed::new();
+    let mut job = Job::new();
+    network_deploys_on_merge(&job);
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    job.payload = Some(pushed_by("alice"));
+    let ran = job.run(&bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let id = bed.github.deployment_records("sluiceway").unwrap().records[0].id;
+
+    // The code under the record moves before its apply job runs: one resource fewer.
+    drop_the_subnets(&job);
+    let applied = job.run_with(
+        &bed,
+        "push",
+        &sha,
+        &path(),
+        &[("mode", "apply"), ("deployment-id", &id.to_string())],
+    );
+    assert!(!deployed(&job), "{}", applied.log);
+    let records = records_of(&bed, "network");
+    assert_eq!(
+        (records[0].0, records[0].1.as_str()),
+        (RecordState::Error, "the change moved since the tick")
+    );
+    let number = dashboard(&bed);
+    let world = bed.emulator.world();
+    let comments: Vec<&str> = world.repo(REPO).unwrap().issues[&number]
+        .comments
+        .iter()
+        .map(|c| c.body.as_str())
+        .collect();
+    assert_eq!(
+        comments,
+        [
+            "@alice merged a change that **network** deploys on merge, and the change moved before the deploy, so nothing was deployed. The row on the dashboard shows the change as it is now. Tick it to deploy that."
+        ]
+    );
+}
+
+#[test]
+fn with_deploys_turned_off_a_merge_deploys_nothing_and_the_row_says_so() {
+    let bed = Bed::new();
+    let mut job = Job::new();
+    network_deploys_on_merge(&job);
+    let file = job.file("sluiceway.yaml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, format!("deploys: false\n{text}")).unwrap();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    job.payload = Some(pushed_by("alice"));
+    let ran = job.run_with(&bed, "push", &sha, &path(), &[("mode", "")]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(!deployed(&job));
+    assert!(records_of(&bed, "network").is_empty());
+    let row = blocks(&bed.body(dashboard(&bed)))["network"].clone();
+    assert!(
+        row.contains("this stack deploys on merge, and deploys are turned off in sluiceway.yaml."),
+        "{row}"
+    );
+}
+
+#[test]
+fn a_merge_waits_on_a_dependency_with_a_change_of_its_own_and_queues_behind_one_deploying() {
+    let bed = Bed::new();
+    let mut job = Job::new();
+    configure(&job, "");
+    let file = job.file("sluiceway.yaml");
+    let text = std::fs::read_to_string(&file).unwrap().replace(
+        "    name: dev\n    tool: opentofu\n",
+        "    name: dev\n    tool: opentofu\n    deploy: on-merge\n    dependsOn: [network]\n",
+    );
+    std::fs::write(&file, &text).unwrap();
+    let sha = push(
+        &bed,
+        "the first commit",
+        &["network/main.tf", "storage/main.tf"],
+    );
+    job.payload = Some(pushed_by("alice"));
+    let ran = job.run(&bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(records_of(&bed, "storage:dev").is_empty(), "{}", ran.log);
+    let row = blocks(&bed.body(dashboard(&bed)))["storage:dev"].clone();
+    assert!(
+        row.contains("this stack deploys on merge, and this merge started nothing: it depends on network, which has a change waiting."),
+        "network's unticked change holds it: {row}"
+    );
+
+    // Both deploying on merge: the dependent one is queued behind.
+    std::fs::write(
+        &file,
+        text.replace(
+            "  - path: network\n    tool: opentofu\n",
+            "  - path: network\n    tool: opentofu\n    deploy: on-merge\n",
+        ),
+    )
+    .unwrap();
+    let sha = push(
+        &bed,
+        "the second commit",
+        &["network/main.tf", "storage/main.tf"],
+    );
+    let ran = job.run(&bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let queued = records_of(&bed, "storage:dev");
+    assert_eq!(queued.len(), 1, "{}", ran.log);
+    assert_eq!(queued[0].2["behind"], serde_json::json!(["network"]));
+    assert_eq!(queued[0].2["onMerge"], true);
+    let row = blocks(&bed.body(dashboard(&bed)))["storage:dev"].clone();
+    assert!(
+        row.contains("queued behind **network** · merged by alice"),
+        "{row}"
+    );
+}

@@ -14,6 +14,11 @@ use support::workspace;
 /// A key, the test file (from `crates/`) and the test in it that proves the key's effect.
 const PROVEN: &[(&str, &str, &str)] = &[
     (
+        "stacks[].deploy",
+        "sluiceway/tests/calendar.rs",
+        "a_stack_that_deploys_on_merge_deploys_on_the_push_for_the_pusher_and_a_delete_waits_for_a_tick",
+    ),
+    (
         "stacks[].phase.from",
         "sluiceway/tests/cli.rs",
         "check_gives_a_pulumi_stack_the_phase_its_project_key_holds",
@@ -563,10 +568,6 @@ fn setting(key: &str) -> (&'static str, &'static str) {
             "mergeAndDeploy",
         ),
         "notify" => ("notify:\n  events: [failed]\n", "notify"),
-        "stacks[].deploy" => (
-            "stacks:\n  - path: network\n    tool: opentofu\n    deploy: on-merge\n",
-            "stacks[0].deploy",
-        ),
         "stacks[].policies" => (
             "stacks:\n  - path: network\n    tool: opentofu\n    policies: [policy]\n",
             "stacks[0].policies",
@@ -637,7 +638,7 @@ fn every_key_not_acted_on_makes_check_and_a_scan_warn_by_name() {
     }
     // A scan names them too, as annotations on the file's lines.
     let repo = repository(
-        "notify:\n  events: [failed]\nstacks:\n  - path: network\n    tool: opentofu\n    deploy: on-merge\n",
+        "notify:\n  events: [failed]\nstacks:\n  - path: network\n    tool: opentofu\n    policies: [policy]\n",
     );
     let out = tempfile::tempdir().unwrap();
     let scan = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
@@ -656,7 +657,7 @@ fn every_key_not_acted_on_makes_check_and_a_scan_warn_by_name() {
         String::from_utf8_lossy(&scan.stdout),
         String::from_utf8_lossy(&scan.stderr)
     );
-    for (line, key) in [(1, "notify"), (6, "stacks[0].deploy")] {
+    for (line, key) in [(1, "notify"), (6, "stacks[0].policies")] {
         assert!(
             said.contains(&format!("::warning file=sluiceway.yaml,line={line},col="))
                 && said.contains(&format!(

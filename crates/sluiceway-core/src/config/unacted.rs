@@ -11,13 +11,12 @@ use super::document::{Document, KeyPath, Position};
 
 /// The keys, in the schema's notation (`stacks[].envFile`), each with the capability
 /// it waits for. A key stands for everything under it.
-pub const NOT_ACTED_ON: [(&str, &str); 9] = [
+pub const NOT_ACTED_ON: [(&str, &str); 8] = [
     ("dashboard.showValues", "values shown on rows"),
     ("policies", "policies"),
     ("cost", "cost estimates"),
     ("mergeAndDeploy", "merge-and-deploy"),
     ("notify", "notifications"),
-    ("stacks[].deploy", "deploys on merge"),
     ("stacks[].policies", "policies"),
     ("stacks[].cost", "cost estimates"),
     ("stacks[].options.wrapper", "CDKTF and Terragrunt"),

@@ -243,11 +243,19 @@ pub fn run(
             "::warning::The dashboard could not be written: {e}."
         ));
     }
+    let label = &setup.config.settings.dashboard.label;
     match step.reason.as_deref() {
-        Some(ended::MOVED) => tell_the_ticker(a, github, &record, "the change moved", printer),
-        Some(ended::VALUE_CHANGED | ended::VALUE_NOISY) => {
-            tell_the_ticker(a, github, &record, "a value in the change moved", printer)
+        Some(ended::MOVED) => {
+            tell_the_ticker(a, github, &record, label, "the change moved", printer)
         }
+        Some(ended::VALUE_CHANGED | ended::VALUE_NOISY) => tell_the_ticker(
+            a,
+            github,
+            &record,
+            label,
+            "a value in the change moved",
+            printer,
+        ),
         _ => {}
     }
     let mut red = false;
@@ -709,22 +717,36 @@ pub fn dashboard_number(job: &Job, github: &dyn GitHub, label: &str) -> Option<u
         .min()
 }
 
-/// Tells the ticker the change moved (decision 0051), in one comment on the dashboard.
+/// Tells the ticker the change moved (decision 0051), in one comment on the dashboard;
+/// a merge's deploy tells the one who merged (decision 0095).
 fn tell_the_ticker(
     a: &Applying<'_>,
     github: &dyn GitHub,
     record: &Record,
+    label: &str,
     what: &str,
     printer: &mut Printer,
 ) {
-    let Some(number) = a.job.issue.as_ref().map(|i| i.number) else {
+    let stack = sluiceway_dashboard::escape::text(record.stack.as_str());
+    let login = &record.payload.ticker;
+    let (number, text) = if record.payload.on_merge {
+        (
+            dashboard_number(a.job, github, label),
+            format!(
+                "@{login} merged a change that **{stack}** deploys on merge, and {what} before the deploy, so nothing was deployed. The row on the dashboard shows the change as it is now. Tick it to deploy that."
+            ),
+        )
+    } else {
+        (
+            a.job.issue.as_ref().map(|i| i.number),
+            format!(
+                "@{login} ticked **{stack}**, and {what} since the tick, so nothing was deployed. The row on the dashboard shows the change as it is now. Tick it again to deploy that."
+            ),
+        )
+    };
+    let Some(number) = number else {
         return;
     };
-    let text = format!(
-        "@{} ticked **{}**, and {what} since the tick, so nothing was deployed. The row on the dashboard shows the change as it is now. Tick it again to deploy that.",
-        record.payload.ticker,
-        sluiceway_dashboard::escape::text(record.stack.as_str())
-    );
     if let Err(e) = github.comment(number, &text) {
         printer.say(&format!("::warning::The ticker could not be told: {e}."));
     }

@@ -75,6 +75,8 @@ pub struct Job {
     /// The ref pushed to, and the repository's default branch from the event payload.
     pub pushed_ref: Option<String>,
     pub default_branch: Option<String>,
+    /// Who sent the event (the pusher, a person or an app): a merge's deploys are theirs.
+    pub sender: Option<String>,
     /// The issue of an `issues` event.
     pub issue: Option<EventIssue>,
     /// The workflow's file name (`deploy-dashboard.yml`), from `GITHUB_WORKFLOW_REF`.
@@ -110,6 +112,7 @@ impl Job {
             runner_temp: get("RUNNER_TEMP").map_or_else(std::env::temp_dir, PathBuf::from),
             pushed_ref: text_at("/ref").or_else(|| get("GITHUB_REF")),
             default_branch: text_at("/repository/default_branch"),
+            sender: text_at("/sender/login").filter(|login| !login.is_empty()),
             issue: payload.get("issue").and_then(|issue| {
                 Some(EventIssue {
                     number: issue.get("number")?.as_u64()?,
@@ -150,6 +153,16 @@ impl Job {
             }),
             tool_env: sluiceway_core::runner::tool_environment(env.clone()),
         }
+    }
+
+    /// The login a push to the default branch came from: the one deploys on merge are
+    /// credited to. `None` for any other event, or a push without a sender.
+    pub fn merger(&self) -> Option<&str> {
+        let default = self.default_branch.as_ref()?;
+        (self.event == Event::Push
+            && self.pushed_ref.as_deref() == Some(format!("refs/heads/{default}").as_str()))
+        .then_some(self.sender.as_deref())
+        .flatten()
     }
 
     /// The run's page, where a row's `run` link points.

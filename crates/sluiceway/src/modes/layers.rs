@@ -35,18 +35,19 @@ pub fn open_record(
     stack: &Stack,
     payload: &Payload,
 ) -> Result<u64, GitHubError> {
+    let how = if payload.on_merge { "merged" } else { "ticked" };
     let made = github.create_deployment_record(&NewDeploymentRecord {
         sha: job.sha.clone(),
         task: record::task_for(&stack.id),
         environment: stack.settings.environment.clone(),
         payload: payload.to_json(),
-        description: format!("{} ticked by {}", stack.id, payload.ticker),
+        description: format!("{} {how} by {}", stack.id, payload.ticker),
     })?;
     github.set_deployment_status(
         made.id,
         &NewDeploymentStatus {
             state: RecordState::Queued,
-            description: format!("ticked by {}", payload.ticker),
+            description: format!("{how} by {}", payload.ticker),
             log_url: Some(job.run_url()),
         },
     )?;
@@ -250,6 +251,7 @@ pub fn advance(
                             environment: stack.settings.environment.clone(),
                             deployment: new,
                             ticker: payload.ticker.clone(),
+                            on_merge: payload.on_merge,
                         });
                     }
                     Err(e) => {

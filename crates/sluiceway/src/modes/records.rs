@@ -226,6 +226,7 @@ impl Records {
                     stack: r.stack.clone(),
                     result: r.trail_result()?,
                     login: r.payload.ticker.clone(),
+                    on_merge: r.payload.on_merge,
                     at: r.at,
                     run: run_url(r.payload.run),
                 })
@@ -251,6 +252,7 @@ impl Records {
                     FailureLine {
                         reason: record.description.clone(),
                         ticker: record.payload.ticker.clone(),
+                        on_merge: record.payload.on_merge,
                         at: record.at,
                         run: run_url(record.payload.run),
                     },

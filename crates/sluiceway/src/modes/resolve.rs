@@ -49,6 +49,25 @@ pub struct Started {
     pub environment: String,
     pub deployment: u64,
     pub ticker: String,
+    /// Started by a merge, not a tick (decision 0095).
+    pub on_merge: bool,
+}
+
+impl Started {
+    /// The `matrix` output: one entry per deploy for a split workflow's apply jobs.
+    pub fn matrix(started: &[Started]) -> String {
+        let entries: Vec<serde_json::Value> = started
+            .iter()
+            .map(|s| {
+                serde_json::json!({
+                    "stack": s.stack.as_str(),
+                    "environment": s.environment,
+                    "deployment": s.deployment,
+                })
+            })
+            .collect();
+        serde_json::Value::Array(entries).to_string()
+    }
 }
 
 /// What happened to one tick, for the summary.
@@ -353,6 +372,7 @@ fn resolve(
                         environment: opening.stack.settings.environment.clone(),
                         deployment: id,
                         ticker: opening.ticker.clone(),
+                        on_merge: false,
                     });
                 } else {
                     queued_rows.insert(
@@ -371,17 +391,7 @@ fn resolve(
             }
         }
     }
-    let matrix: Vec<serde_json::Value> = started
-        .iter()
-        .map(|s| {
-            serde_json::json!({
-                "stack": s.stack.as_str(),
-                "environment": s.environment,
-                "deployment": s.deployment,
-            })
-        })
-        .collect();
-    outputs.set("matrix", serde_json::Value::Array(matrix).to_string());
+    outputs.set("matrix", Started::matrix(&started));
     if rescan {
         red |= !dispatch_workflow(job, github, Dispatched::FullScan, printer);
     }
@@ -403,7 +413,7 @@ fn resolve(
             let note = match fate {
                 Fate::DeploysOff => Some(DEPLOYS_OFF_NOTE.to_owned()),
                 Fate::Frozen(note) => Some(note.clone()),
-                Fate::Held(_, blocking) => Some(hold_note(blocking)),
+                Fate::Held(_, blocking) => Some(hold_note(TICK_STARTED_NOTHING, blocking)),
                 _ => None,
             };
             (!deploying.contains_key(stack.as_str()) && !opened.contains(&StackId::given(stack)))
@@ -425,6 +435,7 @@ fn resolve(
                     stack: started.stack.clone(),
                     state: State::Deploying {
                         ticker: started.ticker.clone(),
+                        on_merge: started.on_merge,
                         run: run_url.clone(),
                         attribution: None,
                     },
@@ -439,6 +450,7 @@ fn resolve(
                         behind: behind.clone(),
                         opens: *opens,
                         ticker: tickers.get(&id).copied().unwrap_or_default().to_owned(),
+                        on_merge: false,
                         run: run_url.clone(),
                     },
                     failure: None,
@@ -603,12 +615,37 @@ fn set_fate(fates: &mut [(Tick, Fate)], stack: &StackId, fate: Fate) {
     }
 }
 
-/// The note on a tick a dependency held back (decisions 0056 and 0067): the stacks that
-/// block it, at most five named. A phase edge is named by its phase.
-pub fn hold_note(blocking: &[Wait]) -> String {
-    const NAMED: usize = 5;
+/// What a held tick's note begins with.
+pub const TICK_STARTED_NOTHING: &str = "this tick started nothing";
+
+/// The note on a tick (or a merge) a dependency held back (decisions 0056 and 0067):
+/// `what` started nothing, and the stacks that block it, at most five named. A phase
+/// edge is named by its phase.
+pub fn hold_note(what: &str, blocking: &[Wait]) -> String {
     let bold = |id: &StackId| format!("**{}**", escape::text(id.as_str()));
-    let mut names: Vec<String> = blocking.iter().take(NAMED).map(|w| bold(&w.on)).collect();
+    let phase = |name: &str| format!("**{}**", escape::text(name));
+    held(what, blocking, bold, phase)
+}
+
+/// The same note as plain text, for a row the renderer escapes (a merge's, decision
+/// 0095).
+pub fn hold_text(what: &str, blocking: &[Wait]) -> String {
+    held(
+        what,
+        blocking,
+        |id| id.to_string(),
+        |name| format!("\"{name}\""),
+    )
+}
+
+fn held(
+    what: &str,
+    blocking: &[Wait],
+    stack: impl Fn(&StackId) -> String,
+    phase_name: impl Fn(&str) -> String,
+) -> String {
+    const NAMED: usize = 5;
+    let mut names: Vec<String> = blocking.iter().take(NAMED).map(|w| stack(&w.on)).collect();
     if blocking.len() > NAMED {
         names.push(format!("{} more", blocking.len() - NAMED));
     }
@@ -625,8 +662,8 @@ pub fn hold_note(blocking: &[Wait]) -> String {
         .flatten();
     match phase {
         Some(phase) => format!(
-            "this tick started nothing: it waits on the **{}** phase: {list} {}",
-            escape::text(&phase),
+            "{what}: it waits on the {} phase: {list} {}",
+            phase_name(&phase),
             if one {
                 "has a change waiting."
             } else {
@@ -634,10 +671,10 @@ pub fn hold_note(blocking: &[Wait]) -> String {
             }
         ),
         None if one => format!(
-            "this tick started nothing: it depends on {list}, which has a change waiting. Tick both to deploy them in order, or deploy {list} first."
+            "{what}: it depends on {list}, which has a change waiting. Tick both to deploy them in order, or deploy {list} first."
         ),
         None => format!(
-            "this tick started nothing: it depends on {list}, which have changes waiting. Tick them all to deploy them in order, or deploy those first."
+            "{what}: it depends on {list}, which have changes waiting. Tick them all to deploy them in order, or deploy those first."
         ),
     }
 }
@@ -863,23 +900,30 @@ mod tests {
     #[test]
     fn the_hold_note_names_what_blocks_and_a_phase_by_its_name() {
         assert_eq!(
-            hold_note(&[wait("network:prod", None)]),
+            hold_note(TICK_STARTED_NOTHING, &[wait("network:prod", None)]),
             "this tick started nothing: it depends on **network:prod**, which has a change waiting. Tick both to deploy them in order, or deploy **network:prod** first."
         );
         assert_eq!(
-            hold_note(&[wait("dns", Some("base"))]),
+            hold_note(TICK_STARTED_NOTHING, &[wait("dns", Some("base"))]),
             "this tick started nothing: it waits on the **base** phase: **dns** has a change waiting."
         );
         let many: Vec<Wait> = (1..=7)
             .map(|i| wait(&format!("s{i}"), Some("base")))
             .collect();
         assert_eq!(
-            hold_note(&many),
+            hold_note(TICK_STARTED_NOTHING, &many),
             "this tick started nothing: it waits on the **base** phase: **s1**, **s2**, **s3**, **s4**, **s5** and 2 more have changes waiting."
         );
         assert_eq!(
-            hold_note(&[wait("a", None), wait("b", Some("base"))]),
+            hold_note(
+                TICK_STARTED_NOTHING,
+                &[wait("a", None), wait("b", Some("base"))]
+            ),
             "this tick started nothing: it depends on **a** and **b**, which have changes waiting. Tick them all to deploy them in order, or deploy those first."
+        );
+        assert_eq!(
+            hold_text("this merge started nothing", &[wait("dns", Some("base"))]),
+            "this merge started nothing: it waits on the \"base\" phase: dns has a change waiting."
         );
     }
 }

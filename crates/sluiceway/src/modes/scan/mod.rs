@@ -10,6 +10,7 @@
 
 pub mod attribution;
 mod local;
+pub mod merge;
 mod pages;
 pub mod plan;
 pub mod pool;
@@ -42,6 +43,7 @@ use crate::modes::inputs::Inputs;
 use crate::modes::job::{Clock, Event, Job};
 use crate::modes::outputs::Outputs;
 use crate::modes::records::Records;
+use crate::modes::resolve::Started;
 use crate::modes::rewrite::freeze_hint;
 use crate::printer::Printer;
 use crate::setup::{self, SetupError};
@@ -69,14 +71,18 @@ pub enum Target<'a> {
     Folder(&'a Path),
 }
 
-/// Runs one scan.
-pub fn run(s: &Surroundings<'_>, target: Target<'_>, printer: &mut Printer) -> Outcome {
+/// Runs one scan; the deploys a merge started are handed back for apply (auto mode).
+pub fn run(
+    s: &Surroundings<'_>,
+    target: Target<'_>,
+    printer: &mut Printer,
+) -> (Outcome, Vec<Started>) {
     let github = match &target {
         Target::GitHub(github) => Some(*github),
         Target::Folder(_) => None,
     };
     let mut outputs = Outputs::scan_defaults();
-    let outcome = scan(s, &target, &mut outputs, printer);
+    let (outcome, started) = scan(s, &target, &mut outputs, printer);
     if let Some(github) = github {
         printer.say(&format!(
             "The scan made {} requests to the GitHub API.",
@@ -88,7 +94,7 @@ pub fn run(s: &Surroundings<'_>, target: Target<'_>, printer: &mut Printer) -> O
             "::warning::The step outputs could not be written: {e}"
         ));
     }
-    outcome
+    (outcome, started)
 }
 
 fn scan(
@@ -96,7 +102,7 @@ fn scan(
     target: &Target<'_>,
     outputs: &mut Outputs,
     printer: &mut Printer,
-) -> Outcome {
+) -> (Outcome, Vec<Started>) {
     let github = match target {
         Target::GitHub(github) => Some(*github),
         Target::Folder(_) => None,
@@ -106,7 +112,7 @@ fn scan(
         Ok(setup) => setup,
         Err(SetupError::Unreadable(why)) => {
             printer.say(&format!("::error::{why}"));
-            return Outcome::Failed;
+            return (Outcome::Failed, Vec::new());
         }
         Err(SetupError::Problems(problems)) => {
             say_problems(&problems, printer);
@@ -116,7 +122,7 @@ fn scan(
                 };
                 say_under_the_scan_line(s.job, github, hint, printer);
             }
-            return Outcome::Failed;
+            return (Outcome::Failed, Vec::new());
         }
     };
     for line in setup::unacted_annotations(&setup.config) {
@@ -175,6 +181,7 @@ fn scan(
         version: identity::VERSION,
         histories: BTreeMap::new(),
         own_runs: BTreeMap::new(),
+        merging: BTreeMap::new(),
     };
 
     // The first write: the dashboard says a scan is running (decision 0108).
@@ -512,13 +519,18 @@ fn scan(
         });
     }
 
-    // The late write.
+    // The late write, and the deploys a merge started there.
+    let mut started = Vec::new();
     let (written, dashboard_url, dashboard_changed) = match target {
-        Target::GitHub(github) => match write_github(*github, &scanned, &found, printer) {
-            Ok((body, url, changed)) => (body, Some(url), changed),
+        Target::GitHub(github) => match write_github(*github, &scanned, &found, s.job, printer) {
+            Ok((body, url, changed, merged)) => {
+                red |= merged.red;
+                started = merged.started;
+                (body, Some(url), changed)
+            }
             Err(why) => {
                 printer.say(&format!("::error::{why}"));
-                return Outcome::Failed;
+                return (Outcome::Failed, Vec::new());
             }
         },
         Target::Folder(_) => {
@@ -529,7 +541,7 @@ fn scan(
                     printer.say(&format!(
                         "::error::The dashboard could not be written: {e}."
                     ));
-                    return Outcome::Failed;
+                    return (Outcome::Failed, Vec::new());
                 }
             }
         }
@@ -573,7 +585,7 @@ fn scan(
             Ok(page) => printer.result(&format!("{}\n", page.display())),
             Err(e) => {
                 printer.say(&format!("::error::{e}"));
-                return Outcome::Failed;
+                return (Outcome::Failed, Vec::new());
             }
         }
     }
@@ -581,7 +593,8 @@ fn scan(
         printer.say("::error::A preview failed twice, and the strict input makes that red.");
         red = true;
     }
-    if red { Outcome::Failed } else { Outcome::Done }
+    outputs.set("matrix", Started::matrix(&started));
+    (if red { Outcome::Failed } else { Outcome::Done }, started)
 }
 
 /// The body as written, and the view it was rendered from.
@@ -648,8 +661,9 @@ fn write_github(
     github: &dyn GitHub,
     scanned: &Scanned<'_>,
     found: &BTreeMap<StackId, Found>,
+    job: &Job,
     printer: &mut Printer,
-) -> Result<(Written, String, bool), String> {
+) -> Result<(Written, String, bool, merge::Merged), String> {
     let first = body::render(&rows::view(scanned, found, None, &rows::NoTicks))
         .map_err(|e| format!("The dashboard could not be written: {e}."))?;
     let ensured = dashboard_issue::ensure(github, &scanned.config.settings.dashboard, &first)
@@ -673,6 +687,12 @@ fn write_github(
     })?;
     let open = records.open();
     let fresher = records.newer_than(scanned.at);
+    // A push to the default branch deploys the stacks that deploy on merge (decision
+    // 0095), before the rows are drawn, so they say so.
+    let merged = match job.merger() {
+        Some(merger) => merge::open(job, github, scanned, found, &records, merger, printer),
+        None => merge::Merged::default(),
+    };
     let run_url = |run: u64| scanned.links.run(run);
     let with_records = Scanned {
         open_records: &open,
@@ -686,6 +706,7 @@ fn write_github(
         job_url: scanned.job_url.clone(),
         histories: scanned.histories.clone(),
         own_runs: records.runs(),
+        merging: merged.rows.clone(),
         ..*scanned
     };
     let ticks = ResolveRuns {
@@ -730,7 +751,7 @@ fn write_github(
     let last = last.ok_or_else(|| "The dashboard could not be written.".to_owned())?;
     let changed = written.writes > 0 || ensured.how == dashboard_issue::How::Created;
     printer.say(&format!("The dashboard is {url}."));
-    Ok((last, url, changed))
+    Ok((last, url, changed, merged))
 }
 
 /// Asks GitHub once whether a run of this workflow started by an issue edit (a resolve

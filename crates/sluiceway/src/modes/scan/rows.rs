@@ -7,6 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::modes::rewrite::Boxes;
+use crate::modes::scan::merge::MergeRow;
 use jiff::Timestamp;
 use sluiceway_core::config::Config;
 use sluiceway_core::diff::Diff;
@@ -65,6 +66,8 @@ pub struct Scanned<'a> {
     /// The runs of each stack's deployment records: a history entry of one of them is
     /// Sluiceway's own deploy.
     pub own_runs: BTreeMap<StackId, BTreeSet<u64>>,
+    /// What this push's merge did to the rows of the stacks that deploy on merge.
+    pub merging: BTreeMap<StackId, MergeRow>,
 }
 
 /// Whether the ticks in the live body are on their way to a resolve run: asked of
@@ -306,11 +309,42 @@ fn fresh(id: &StackId, found: &Found, scanned: &Scanned<'_>) -> Row {
             run: job_url.clone(),
         },
     };
+    let run = scanned.links.run(scanned.run);
+    let mut notes = Vec::new();
+    let state = match (scanned.merging.get(id), state) {
+        (Some(MergeRow::Deploying { merger }), State::Pending { attribution, .. }) => {
+            State::Deploying {
+                ticker: merger.clone(),
+                on_merge: true,
+                run,
+                attribution,
+            }
+        }
+        (
+            Some(MergeRow::Queued {
+                merger,
+                behind,
+                opens,
+            }),
+            State::Pending { .. },
+        ) => State::Queued {
+            behind: behind.clone(),
+            opens: *opens,
+            ticker: merger.clone(),
+            on_merge: true,
+            run,
+        },
+        (Some(MergeRow::Waits(note)), state) => {
+            notes.push(note.clone());
+            state
+        }
+        (_, state) => state,
+    };
     Row {
         stack: id.clone(),
         state,
         failure: scanned.failures.get(id).cloned(),
-        notes: Vec::new(),
+        notes,
     }
 }
 
@@ -470,6 +504,7 @@ mod tests {
             version: "0.0.0",
             histories: BTreeMap::new(),
             own_runs: BTreeMap::new(),
+            merging: BTreeMap::new(),
         }
     }
 

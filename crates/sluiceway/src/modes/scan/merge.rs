@@ -1,0 +1,205 @@
+//! Deploys on merge (decision 0095). A stack with `deploy: on-merge` deploys when the
+//! scan of a push to the default branch finds its change pending, credited to whoever
+//! sent the push: the scan opens its record at the late read, as a tick's would be
+//! opened, and hands it on in `matrix`. Some changes still wait for a person's tick,
+//! and their rows say why: a delete or a replace, a change whose hash covers drift, a
+//! dependency with a change of its own waiting, deploys turned off, a freeze. A closed
+//! deploy window makes the record wait for it; a dependency deploying queues it behind.
+//! The notes are plain text: the renderer escapes a fresh row's notes.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use jiff::Timestamp;
+use sluiceway_core::calendar::Moment;
+use sluiceway_core::config::DeployTrigger;
+use sluiceway_core::diff::{Diff, Op, Tracking};
+use sluiceway_core::gate::{self, Gated, Waits};
+use sluiceway_core::record::{Approved, Payload};
+use sluiceway_core::stack::{Stack, StackId};
+use sluiceway_github::GitHub;
+
+use crate::modes::job::Job;
+use crate::modes::layers;
+use crate::modes::records::Records;
+use crate::modes::resolve::{Started, hold_text};
+use crate::modes::scan::rows::{Found, Scanned};
+use crate::printer::Printer;
+
+pub const DESTROYS_NOTE: &str = "this stack deploys on merge, and this change waits for a tick: it deletes or replaces a resource.";
+pub const DRIFT_NOTE: &str =
+    "the stack drifted, and a deploy would also put back what changed outside the code.";
+pub const DEPLOYS_OFF_NOTE: &str =
+    "this stack deploys on merge, and deploys are turned off in sluiceway.yaml.";
+
+/// What the merge did to one stack's row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MergeRow {
+    Deploying {
+        merger: String,
+    },
+    /// Its record waits: behind other stacks' deploys, or for its window.
+    Queued {
+        merger: String,
+        behind: Vec<StackId>,
+        opens: Option<Timestamp>,
+    },
+    /// Nothing deployed; the row says why and keeps its box for a tick.
+    Waits(String),
+}
+
+/// The deploys one merge started, and every on-merge row it touched.
+#[derive(Debug, Default)]
+pub struct Merged {
+    pub started: Vec<Started>,
+    pub rows: BTreeMap<StackId, MergeRow>,
+    /// A record could not be opened.
+    pub red: bool,
+}
+
+/// Whether a change would delete or replace a resource; a change only to how the tool
+/// tracks it (forgetting it) destroys nothing.
+fn destroys(diff: &Diff) -> bool {
+    diff.changes
+        .iter()
+        .any(|c| matches!(c.op, Op::Delete | Op::Replace) && c.tracking != Some(Tracking::Forget))
+}
+
+/// Opens the records of the on-merge stacks whose change may go, in stack-id order,
+/// stopping at the first that cannot be written.
+pub fn open(
+    job: &Job,
+    github: &dyn GitHub,
+    scanned: &Scanned<'_>,
+    found: &BTreeMap<StackId, Found>,
+    records: &Records,
+    merger: &str,
+    printer: &mut Printer,
+) -> Merged {
+    let mut merged = Merged::default();
+    let settings = &scanned.config.settings;
+    if settings.dashboard.read_only {
+        return merged;
+    }
+    let calendar = &scanned.config.calendar;
+    let open_records = records.open();
+    let pending =
+        |id: &StackId| matches!(found.get(id), Some(Found::Diff(diff)) if !diff.changes.is_empty());
+    let on_merge: Vec<(&Stack, &Diff)> = scanned
+        .discovery
+        .stacks
+        .iter()
+        .filter(|s| s.settings.deploy == DeployTrigger::OnMerge && !open_records.contains(&s.id))
+        .filter_map(|s| match found.get(&s.id) {
+            Some(Found::Diff(diff)) if !diff.changes.is_empty() => Some((s, diff)),
+            _ => None,
+        })
+        .collect();
+    let mut candidates: BTreeMap<StackId, (&Stack, &Diff)> = BTreeMap::new();
+    for (stack, diff) in on_merge {
+        let waits = if !settings.deploys {
+            Some(DEPLOYS_OFF_NOTE.to_owned())
+        } else if let Some(freeze) = calendar.freeze_at(scanned.at) {
+            let reason = freeze
+                .reason
+                .as_ref()
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default();
+            Some(format!(
+                ":snowflake: a deploy freeze{reason} is on until {}, so this merge deployed nothing. Tick it after the freeze.",
+                calendar.wall_time(freeze.ends(&calendar.zone))
+            ))
+        } else if destroys(diff) {
+            Some(DESTROYS_NOTE.to_owned())
+        } else if diff.drift.as_ref().is_some_and(|d| !d.is_empty()) {
+            Some(DRIFT_NOTE.to_owned())
+        } else {
+            None
+        };
+        match waits {
+            Some(note) => {
+                merged.rows.insert(stack.id.clone(), MergeRow::Waits(note));
+            }
+            None => {
+                candidates.insert(stack.id.clone(), (stack, diff));
+            }
+        }
+    }
+
+    // Ordered as if every candidate were ticked together, every other pending row left
+    // unticked.
+    let ids: BTreeSet<StackId> = candidates.keys().cloned().collect();
+    let waits = Waits::of(&scanned.discovery.stacks, &settings.phases);
+    let gated = gate::gate(&ids, &waits, pending, |id| open_records.contains(id));
+    for (id, (stack, diff)) in &candidates {
+        let behind = match &gated[id] {
+            Gated::Held(blocking) => {
+                merged.rows.insert(
+                    id.clone(),
+                    MergeRow::Waits(hold_text(
+                        "this stack deploys on merge, and this merge started nothing",
+                        blocking,
+                    )),
+                );
+                continue;
+            }
+            Gated::Start => Vec::new(),
+            Gated::Behind(behind) => behind.clone(),
+        };
+        let opens = match calendar.judge(&stack.settings.deploy_windows, scanned.at) {
+            Moment::Closed { opens } if behind.is_empty() => Some(opens.timestamp()),
+            _ => None,
+        };
+        let payload = Payload {
+            approved: Approved::Hash(diff.hash()),
+            ticker: merger.to_owned(),
+            run: job.run_id,
+            attempt: u32::try_from(job.run_attempt).ok(),
+            behind: behind.clone(),
+            drift: false,
+            on_merge: true,
+            fingerprint: diff.fingerprint(),
+            window: opens.is_some(),
+        };
+        match layers::open_record(job, github, stack, &payload) {
+            Ok(deployment) if behind.is_empty() && opens.is_none() => {
+                printer.say(&format!(
+                    "{id}: it deploys on merge, merged by {merger}, so its deploy starts now."
+                ));
+                merged.started.push(Started {
+                    stack: id.clone(),
+                    environment: stack.settings.environment.clone(),
+                    deployment,
+                    ticker: merger.to_owned(),
+                    on_merge: true,
+                });
+                merged.rows.insert(
+                    id.clone(),
+                    MergeRow::Deploying {
+                        merger: merger.to_owned(),
+                    },
+                );
+            }
+            Ok(_) => {
+                printer.say(&format!(
+                    "{id}: it deploys on merge, merged by {merger}; its record waits."
+                ));
+                merged.rows.insert(
+                    id.clone(),
+                    MergeRow::Queued {
+                        merger: merger.to_owned(),
+                        behind,
+                        opens,
+                    },
+                );
+            }
+            Err(e) => {
+                printer.say(&format!(
+                    "::error::The deployment record of {id} could not be opened, so it and the stacks after it do not deploy on this merge: {e}."
+                ));
+                merged.red = true;
+                break;
+            }
+        }
+    }
+    merged
+}
