@@ -23,3 +23,4 @@ pub mod record;
 pub mod repo;
 pub mod runner;
 pub mod stack;
+pub mod workflow;

@@ -9,8 +9,10 @@ use serde::Serialize;
 use sluiceway_core::claim::{Claims, suggested_unrelated, unclaimed_by_directory};
 use sluiceway_core::config::{self, ConfigProblem, DeployTrigger};
 use sluiceway_core::discovery::Verdict;
+use sluiceway_core::identity;
 use sluiceway_core::named::unclaimed_named_files;
 use sluiceway_core::stack::{Origin, Stack};
+use sluiceway_core::workflow;
 
 use crate::Outcome;
 use crate::backend_check::{self, BackendJson};
@@ -143,6 +145,9 @@ pub fn run(repo: &Path, json: bool, backend: bool, printer: &mut Printer) -> Out
                 for unacted in &setup.config.unacted {
                     printer.say(&format!("warning: {}", unacted.warning(file)));
                 }
+                for warning in merges_nobody_applies(&setup, &checkout) {
+                    printer.say(&format!("warning: {warning}"));
+                }
                 if backend {
                     let mut log = Vec::new();
                     report.backend = Some(ask_backends(&setup, &checkout, &mut log));
@@ -193,6 +198,40 @@ pub fn run(repo: &Path, json: bool, backend: bool, printer: &mut Printer) -> Out
     } else {
         Outcome::Failed
     }
+}
+
+/// The scan jobs of split workflows whose `matrix` no job reads, when a stack deploys on
+/// merge (decision 0095): its record would be opened and nothing would deploy it.
+fn merges_nobody_applies(setup: &Setup, checkout: &Checkout) -> Vec<String> {
+    let on_merge: Vec<&str> = setup
+        .discovery
+        .stacks
+        .iter()
+        .filter(|s| s.settings.deploy == DeployTrigger::OnMerge)
+        .map(|s| s.id.as_str())
+        .collect();
+    if on_merge.is_empty() {
+        return Vec::new();
+    }
+    setup
+        .files
+        .files_under(".github/workflows")
+        .filter(|p| p.ends_with(".yml") || p.ends_with(".yaml"))
+        .filter_map(|path| {
+            let text = std::fs::read_to_string(checkout.root().join(path)).ok()?;
+            Some((path.to_owned(), text))
+        })
+        .flat_map(|(path, text)| {
+            let stacks = on_merge.join(", ");
+            workflow::scans_nobody_applies(&text, identity::REPOSITORY)
+                .into_iter()
+                .map(move |job| {
+                    format!(
+                        "{path}: the job {job} scans with `mode: scan`, and no job reads its `matrix` output, so {stacks} would open a record on merge that nothing deploys; add an apply job over `needs.{job}.outputs.matrix`, or use the auto mode"
+                    )
+                })
+        })
+        .collect()
 }
 
 /// Each stack's own env file that cannot be loaded, at the key that names it (decision

@@ -359,3 +359,46 @@ fn check_gives_a_pulumi_stack_the_phase_its_project_key_holds() {
     );
     assert!(!said.contains("somewhere-else"), "{said}");
 }
+
+#[test]
+fn check_warns_when_a_split_workflow_leaves_a_merges_record_to_nobody() {
+    let repo = tempfile::tempdir().unwrap();
+    let scan_job = "jobs:\n  scan:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: sluiceway/sluiceway-rs@v0\n        with:\n          mode: scan\n";
+    for (path, text) in [
+        (
+            "sluiceway.yaml",
+            "stacks:\n  - path: k8s\n    tool: kubectl\n    deploy: on-merge\n",
+        ),
+        ("k8s/cm.yaml", "kind: ConfigMap\n"),
+        (".github/workflows/deploy.yml", scan_job),
+    ] {
+        let file = repo.path().join(path);
+        fs::create_dir_all(file.parent().unwrap()).unwrap();
+        fs::write(file, text).unwrap();
+    }
+    let out = sluiceway(&["check", "--repo", repo.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("warning: .github/workflows/deploy.yml: the job scan scans with `mode: scan`, and no job reads its `matrix` output, so k8s would open a record on merge that nothing deploys"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stdout).contains("deploys on merge"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    // An apply job over the scan's matrix answers it.
+    fs::write(
+        repo.path().join(".github/workflows/deploy.yml"),
+        format!("{scan_job}  apply:\n    needs: scan\n    strategy:\n      matrix:\n        include: ${{{{ fromJSON(needs.scan.outputs.matrix) }}}}\n    steps:\n      - uses: sluiceway/sluiceway-rs@v0\n        with:\n          mode: apply\n"),
+    )
+    .unwrap();
+    let out = sluiceway(&["check", "--repo", repo.path().to_str().unwrap()]);
+    assert!(
+        !text(&out.stderr).contains("warning:"),
+        "{}",
+        text(&out.stderr)
+    );
+}
