@@ -94,7 +94,7 @@ mod tests {
 
     #[test]
     fn every_place_that_sets_a_listed_key_is_found_in_file_order() {
-        let text = "notify:\n  events: []\nstacks:\n  - path: a\n    envFile: a.env\n  - path: b\n  - path: c\n    phase: { from: tier }\n    envFile: c.env\n";
+        let text = "notify:\n  events: []\nstacks:\n  - path: a\n    policies: [p]\n  - path: b\n  - path: c\n    options: { wrapper: terragrunt }\n    cost: { enabled: true }\n";
         let document = Document::parse(text).unwrap();
         let found: Vec<String> = find(&document)
             .iter()
@@ -104,12 +104,15 @@ mod tests {
             found,
             [
                 "notify@1",
-                "stacks[0].envFile@5",
-                "stacks[2].phase.from@8",
-                "stacks[2].envFile@9"
+                "stacks[0].policies@5",
+                "stacks[2].options.wrapper@8",
+                "stacks[2].cost@9"
             ]
         );
-        let plain = Document::parse("stacks:\n  - path: a\n    phase: base\n").unwrap();
-        assert!(find(&plain).is_empty(), "a named phase is acted on");
+        let plain = Document::parse(
+            "recordWriters: [bot]\nstacks:\n  - path: a\n    phase: { from: tier }\n    envFile: a.env\n    deploy: on-merge\n",
+        )
+        .unwrap();
+        assert!(find(&plain).is_empty(), "keys this version acts on");
     }
 }
