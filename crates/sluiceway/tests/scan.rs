@@ -295,23 +295,12 @@ fn a_preview_that_fails_is_tried_once_more_after_a_pause_and_passes() {
     let job = Job::new();
     // The real tofu behind a stand-in that fails the first plan of the dev workspace,
     // as a registry's 502 would.
-    let bin = tempfile::tempdir().unwrap();
-    let mark = bin.path().join("failed-once");
-    let wrapper = bin.path().join("tofu");
-    std::fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\nif [ \"$1\" = plan ] && [ \"$TF_WORKSPACE\" = dev ] && [ ! -e {mark} ]; then\n  touch {mark}\n  echo 'Error: the registry answered 502' >&2\n  exit 1\nfi\nexec {real} \"$@\"\n",
-            mark = mark.display(),
-            real = tofu_dir().join("tofu").display()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(
-        &wrapper,
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
+    let marks = tempfile::tempdir().unwrap();
+    let mark = marks.path().join("failed-once");
+    let bin = wrapped_tofu(&format!(
+        "if [ \"$1\" = plan ] && [ \"$TF_WORKSPACE\" = dev ] && [ ! -e {mark} ]; then\n  touch {mark}\n  echo 'Error: the registry answered 502' >&2\n  exit 1\nfi",
+        mark = mark.display()
+    ));
     let sha = push(&bed, "the first commit", &["network/main.tf"]);
     let path = format!("{}:/usr/bin:/bin", bin.path().display());
     let ran = job.run_with(&bed, "push", &sha, &path, &[]);
