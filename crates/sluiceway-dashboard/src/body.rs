@@ -597,12 +597,13 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block]) -> String {
                 }
             }
             Section::Drifted => {
-                let rows = of(Section::Drifted);
+                // Without the section a drifted row is folded away, unless it says
+                // something nobody should miss: resources gone, or a failed deploy.
+                let (rows, folded): (Vec<&Block>, Vec<&Block>) = of(Section::Drifted)
+                    .into_iter()
+                    .partition(|b| layout.drifted_section || b.facts.gone > 0 || b.facts.failed);
+                hidden.extend(folded);
                 if rows.is_empty() {
-                    continue;
-                }
-                if !layout.drifted_section {
-                    hidden.extend(rows);
                     continue;
                 }
                 let _ = write!(

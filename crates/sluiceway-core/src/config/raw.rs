@@ -108,7 +108,8 @@ pub struct RawDashboard {
     pub sections: Vec<Section>,
     /// `false` moves deploying and queued rows into one closed fold at the end.
     pub deploying_section: bool,
-    /// `false` moves drifted rows into one closed fold at the end.
+    /// `false` moves drifted rows into one closed fold at the end, but for a row whose
+    /// resources are gone or whose last deploy failed, which stays in sight.
     pub drifted_section: bool,
     /// How stacks in sync are shown.
     pub in_sync_section: InSyncSection,
