@@ -473,6 +473,11 @@ fn a_record_writers_record_deploys_in_a_scheduled_run_and_a_strangers_never_does
         "credited as the writer asked"
     );
     assert_eq!(records[2].2["run"], "5102");
+    let issue = &bed.github.open_issues_labelled("sluiceway").unwrap()[0];
+    assert_eq!(
+        ran.outputs["dashboard-url"], issue.html_url,
+        "a scheduled run finds the dashboard by its label and says where it is"
+    );
 }
 
 #[test]

@@ -89,6 +89,11 @@ fn a_tick_by_a_writer_deploys_exactly_that_and_the_next_scan_shows_it_in_sync() 
     assert_eq!(matrix[0]["stack"], "network");
     assert_eq!(ran.outputs["outcome"], "deployed");
     assert_eq!(ran.outputs["stack"], "network");
+    assert_eq!(
+        ran.outputs["dashboard-url"],
+        format!("https://github.com/{REPO}/issues/{number}"),
+        "resolve and apply say where the dashboard is, as the event names it"
+    );
     let result: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&ran.outputs["result-file"]).unwrap())
             .unwrap();

@@ -238,10 +238,11 @@ pub fn run(
         &setup.config.settings.dashboard.label,
         printer,
     );
-    if let Err(e) = write_row(a, github, &setup, stack, &step, printer) {
-        printer.say(&format!(
+    match write_row(a, github, &setup, stack, &step, printer) {
+        Ok(url) => outputs.set("dashboard-url", url),
+        Err(e) => printer.say(&format!(
             "::warning::The dashboard could not be written: {e}."
-        ));
+        )),
     }
     let label = &setup.config.settings.dashboard.label;
     match step.reason.as_deref() {
@@ -669,8 +670,9 @@ fn write_row(
     stack: &Stack,
     applied: &Applied,
     printer: &mut Printer,
-) -> Result<(), String> {
-    let Some(number) = dashboard_number(a.job, github, &setup.config.settings.dashboard.label)
+) -> Result<String, String> {
+    let Some((number, url)) =
+        dashboard_issue(a.job, github, &setup.config.settings.dashboard.label)
     else {
         return Err("no dashboard issue is open".to_owned());
     };
@@ -700,21 +702,26 @@ fn write_row(
             stack.id
         ));
     }
-    Ok(())
+    Ok(url)
 }
 
 /// The dashboard's number: from the event when it is the dashboard's edit, else found
 /// by its label.
 pub fn dashboard_number(job: &Job, github: &dyn GitHub, label: &str) -> Option<u64> {
+    dashboard_issue(job, github, label).map(|(number, _)| number)
+}
+
+/// The dashboard's number and address, found as `dashboard_number` finds it.
+pub fn dashboard_issue(job: &Job, github: &dyn GitHub, label: &str) -> Option<(u64, String)> {
     if let Some(issue) = &job.issue {
-        return Some(issue.number);
+        return Some((issue.number, issue.html_url.clone()));
     }
     github
         .open_issues_labelled(label)
         .ok()?
         .into_iter()
-        .map(|i| i.number)
-        .min()
+        .min_by_key(|i| i.number)
+        .map(|i| (i.number, i.html_url))
 }
 
 /// Tells the ticker the change moved (decision 0051), in one comment on the dashboard;

@@ -22,7 +22,7 @@ use sluiceway_github::{GitHub, GitHubError};
 
 use crate::Outcome;
 use crate::checkout::Checkout;
-use crate::modes::apply::dashboard_number;
+use crate::modes::apply::dashboard_issue;
 use crate::modes::job::{Clock, Event, Job};
 use crate::modes::layers;
 use crate::modes::outputs::{Outputs, add_to_summary};
@@ -158,10 +158,14 @@ pub fn run(
             );
             return (Outcome::Done, Vec::new());
         };
+        outputs.set("dashboard-url", issue.html_url.clone());
         issue.number
     } else {
-        match dashboard_number(job, github, &dashboard.label) {
-            Some(number) => number,
+        match dashboard_issue(job, github, &dashboard.label) {
+            Some((number, url)) => {
+                outputs.set("dashboard-url", url);
+                number
+            }
             None => {
                 printer.say("No dashboard issue is open, so there is no tick to resolve.");
                 return (Outcome::Done, Vec::new());
