@@ -43,6 +43,21 @@ pub struct Root {
     pub full_scan_run: Option<u64>,
 }
 
+impl Root {
+    /// The live body's root facts; `None` when the body is not one this version writes
+    /// over (no root marker, another version, a key missing).
+    pub fn read(live: &crate::reader::ReadBody) -> Option<Root> {
+        let root = live.root.as_ref().filter(|r| r.get("v") == Some("1"))?;
+        Some(Root {
+            scan_sha: root.get("scan-sha")?.to_owned(),
+            scan_run: root.get("scan-run")?.parse().ok()?,
+            scan_at: root.get("scan-at")?.parse().ok()?,
+            full_scan_at: root.get("full-scan-at").and_then(|t| t.parse().ok()),
+            full_scan_run: root.get("full-scan-run").and_then(|t| t.parse().ok()),
+        })
+    }
+}
+
 /// Where links point: the GitHub server, the repository, and the release's pictures.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Links {

@@ -5,7 +5,7 @@ use std::fs;
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use sluiceway::printer::Printer;
+use sluiceway::base::printer::Printer;
 
 const STACKS: usize = 5_000;
 const FILES: usize = 50_000;
@@ -71,7 +71,7 @@ fn bench(c: &mut Criterion) {
     group.bench_function("5000 stacks, 50000 files", |b| {
         b.iter(|| {
             let mut printer = Printer::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
-            let outcome = sluiceway::check::run(dir.path(), true, false, &mut printer);
+            let outcome = sluiceway::commands::check::run(dir.path(), true, false, &mut printer);
             assert_eq!(outcome, sluiceway::Outcome::Done);
         })
     });

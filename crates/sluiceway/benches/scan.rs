@@ -27,10 +27,10 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use github_emulator::{Act, Emulator, Options, World};
+use sluiceway::base::printer::Printer;
 use sluiceway::modes::inputs::Inputs;
 use sluiceway::modes::job::{Job, SystemClock};
 use sluiceway::modes::scan::{self, Surroundings, Target};
-use sluiceway::printer::Printer;
 use sluiceway_core::runner::{Invocation, Outcome, Runner};
 use sluiceway_github::{Endpoints, GitHub, HttpGitHub};
 use sluiceway_tools::opentofu;

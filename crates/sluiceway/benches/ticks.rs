@@ -20,12 +20,12 @@ use std::time::{Duration, Instant};
 
 use github_emulator::world::Role;
 use github_emulator::{Act, Emulator, Options, World};
+use sluiceway::base::printer::Printer;
 use sluiceway::modes::apply::{self, Applying};
 use sluiceway::modes::inputs::Inputs;
 use sluiceway::modes::job::{Job, SystemClock};
 use sluiceway::modes::outputs::Outputs;
 use sluiceway::modes::resolve;
-use sluiceway::printer::Printer;
 use sluiceway_core::runner::{Invocation, Outcome, Runner};
 use sluiceway_github::{Endpoints, GitHub, HttpGitHub};
 use sluiceway_tools::process::SystemRunner;
@@ -325,7 +325,7 @@ fn quickstart_stacks(
     root: &Path,
     config: &sluiceway_core::config::Config,
 ) -> Vec<sluiceway_core::stack::Stack> {
-    let checkout = sluiceway::checkout::Checkout::new(root);
+    let checkout = sluiceway::base::checkout::Checkout::new(root);
     let files = checkout.files().unwrap();
     sluiceway_core::discovery::discover(config, &files, &checkout)
         .unwrap()

@@ -1,45 +1,17 @@
 //! The `sluiceway` command: wiring, output and exit codes around the pure core.
 
-pub mod backend_check;
-pub mod check;
-pub mod checkout;
+pub mod base;
 pub mod cli;
-pub mod dashboard;
-pub mod dashboard_issue;
-mod env_files;
-mod files;
-pub mod identity;
-pub mod init;
+pub mod commands;
 pub mod modes;
-pub mod printer;
-mod setup;
-pub mod tick_rule;
-pub mod ticker;
 mod wiring;
-pub mod write_loop;
 
 use std::process::ExitCode;
 
+pub use base::Outcome;
+use base::printer::Printer;
 use cli::{Cli, Command, DashboardCommand};
-use printer::Printer;
-
-/// How a command ended, as documented exit codes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    /// The command did what was asked.
-    Done,
-    /// It ran and found the setup invalid, or refused to write.
-    Failed,
-}
-
-impl From<Outcome> for ExitCode {
-    fn from(outcome: Outcome) -> ExitCode {
-        match outcome {
-            Outcome::Done => ExitCode::SUCCESS,
-            Outcome::Failed => ExitCode::from(1),
-        }
-    }
-}
+use commands::{check, dashboard, init};
 
 pub fn run(cli: Cli, printer: &mut Printer) -> ExitCode {
     let outcome = match cli.command {

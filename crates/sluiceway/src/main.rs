@@ -4,6 +4,6 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let cli = sluiceway::cli::Cli::parse();
-    let mut printer = sluiceway::printer::Printer::stdio();
+    let mut printer = sluiceway::base::printer::Printer::stdio();
     sluiceway::run(cli, &mut printer)
 }

@@ -10,8 +10,9 @@ use sluiceway_dashboard::view::Hint;
 use sluiceway_github::{GitHub, HttpGitHub};
 use sluiceway_tools::process::SystemRunner;
 
-use crate::Outcome;
-use crate::env_files;
+use crate::base::Outcome;
+use crate::base::env_files;
+use crate::base::printer::Printer;
 use crate::modes::apply::Applying;
 use crate::modes::inputs::{Inputs, JobStatus, Mode};
 use crate::modes::job::{Job, SystemClock};
@@ -19,7 +20,6 @@ use crate::modes::outputs::Outputs;
 use crate::modes::resolve::Started;
 use crate::modes::scan::{self, Surroundings, Target};
 use crate::modes::{self, NoRun, Route};
-use crate::printer::Printer;
 
 fn environment() -> BTreeMap<String, String> {
     std::env::vars_os()

@@ -2,7 +2,7 @@
 
 mod support;
 
-use sluiceway::dashboard_issue::{self, How, Pin};
+use sluiceway::modes::dashboard_issue::{self, How, Pin};
 use sluiceway_core::config::RawDashboard;
 use sluiceway_github::{GitHub, IssueState};
 use support::{Bed, REPO};

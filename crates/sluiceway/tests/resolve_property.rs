@@ -11,10 +11,10 @@ use std::collections::BTreeMap;
 use github_emulator::Act;
 use github_emulator::world::Role;
 use proptest::prelude::*;
+use sluiceway::base::printer::Printer;
 use sluiceway::modes::job::{Job, SystemClock};
 use sluiceway::modes::outputs::Outputs;
 use sluiceway::modes::resolve;
-use sluiceway::printer::Printer;
 use sluiceway_github::GitHub;
 use support::{Bed, REPO, copy_dir, workspace};
 

@@ -4,7 +4,7 @@ mod support;
 
 use github_emulator::world::{AccountKind, Role};
 use github_emulator::{Act, FaultKind};
-use sluiceway::tick_rule::{Refusal, TickCheck, Verdict};
+use sluiceway::modes::tick_rule::{Refusal, TickCheck, Verdict};
 use sluiceway_core::config::PermissionLevel;
 use sluiceway_core::stack::TickRule;
 use sluiceway_github::{Actor, ActorKind, GitHub};

@@ -6,8 +6,8 @@ mod support;
 
 use github_emulator::FaultKind;
 use jiff::Timestamp;
-use sluiceway::ticker::{self, History, Nobody, Tick, Walk};
-use sluiceway::write_loop;
+use sluiceway::modes::ticker::{self, History, Nobody, Tick, Walk};
+use sluiceway::modes::write_loop;
 use sluiceway_core::config::RawDashboard;
 use sluiceway_core::diff::{Change, Diff, Op};
 use sluiceway_core::stack::StackId;

@@ -163,3 +163,112 @@ fn the_pure_crates_make_no_impure_call() {
         }
     }
 }
+
+/// The `crate::…` paths a source file names, as their first segment after `crate::`
+/// (and the second, for `crate::modes::…`).
+fn crate_paths(text: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    for (at, _) in text.match_indices("crate::") {
+        if text[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let rest = &text[at + "crate::".len()..];
+        let segments: Vec<&str> = rest
+            .split("::")
+            .take(2)
+            .map(|s| {
+                s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .next()
+                    .unwrap_or("")
+            })
+            .collect();
+        found.insert(segments.join("::"));
+    }
+    found
+}
+
+/// Every `.rs` file under a crate's `src`, with its path relative to `src`.
+fn sources(krate: &str) -> Vec<(String, String)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(krate)
+        .join("src");
+    walkdir::WalkDir::new(&src)
+        .into_iter()
+        .map(Result::unwrap)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "rs"))
+        .map(|e| {
+            let relative = e.path().strip_prefix(&src).unwrap();
+            (
+                relative.to_string_lossy().replace('\\', "/"),
+                std::fs::read_to_string(e.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The binary crate's rooms (ARCHITECTURE.md): `base` below everything, the commands
+/// and the modes beside each other on it, the wiring and the command line on top. A
+/// mode other than the scan takes nothing from inside the scan's rooms but its result
+/// file's format.
+#[test]
+fn the_binary_crates_rooms_use_only_the_rooms_below_them() {
+    let forbidden: &[(&str, &[&str])] = &[
+        ("base/", &["modes", "commands", "wiring", "cli"]),
+        ("commands/", &["modes", "wiring", "cli"]),
+        ("modes/", &["commands", "wiring", "cli"]),
+    ];
+    let mut broken = Vec::new();
+    for (file, text) in sources("sluiceway") {
+        let paths = crate_paths(&text);
+        for (room, banned) in forbidden {
+            if !file.starts_with(room) {
+                continue;
+            }
+            for path in &paths {
+                let first = path.split("::").next().unwrap_or("");
+                if banned.contains(&first) {
+                    broken.push(format!("{file} uses crate::{path}"));
+                }
+            }
+        }
+        if file.starts_with("modes/") && !file.starts_with("modes/scan/") {
+            for path in &paths {
+                if path == "modes::scan" && !text.contains("crate::modes::scan::result_file") {
+                    broken.push(format!("{file} reaches into the scan's rooms"));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{broken:#?}");
+}
+
+/// In the tools crate, no adapter names another: what two adapters share (Kubernetes
+/// objects, the version type, the tool run's context) lives below both, and those
+/// shared modules name no adapter.
+#[test]
+fn no_adapter_reaches_into_another() {
+    const ADAPTERS: &[&str] = &["kubectl", "helm", "opentofu", "pulumi"];
+    const SHARED: &[&str] = &[
+        "kubernetes",
+        "version",
+        "tool_run",
+        "changed_paths",
+        "tool_log",
+    ];
+    let mut broken = Vec::new();
+    for (file, text) in sources("sluiceway-tools") {
+        let room = file.split(['/', '.']).next().unwrap_or("");
+        let paths = crate_paths(&text);
+        for path in &paths {
+            let first = path.split("::").next().unwrap_or("");
+            let adapter_to_adapter =
+                ADAPTERS.contains(&room) && ADAPTERS.contains(&first) && first != room;
+            let shared_to_adapter = SHARED.contains(&room) && ADAPTERS.contains(&first);
+            if adapter_to_adapter || shared_to_adapter {
+                broken.push(format!("{file} uses crate::{path}"));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{broken:#?}");
+}

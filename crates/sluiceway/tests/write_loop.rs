@@ -6,7 +6,7 @@ mod support;
 
 use github_emulator::world::Level;
 use github_emulator::{Act, FaultKind};
-use sluiceway::write_loop::{self, WriteError, Written};
+use sluiceway::modes::write_loop::{self, WriteError, Written};
 use sluiceway_github::{Endpoints, GitHub, HttpGitHub};
 use support::{Bed, REPO};
 

@@ -15,13 +15,15 @@ use sluiceway_core::record::Approved;
 use sluiceway_core::runner::Runner;
 use sluiceway_core::stack::Stack;
 use sluiceway_dashboard::reader;
-use sluiceway_dashboard::view::{Row, RowSource, State};
+use sluiceway_dashboard::view::{Root, Row, RowSource, State};
 use sluiceway_github::{GitHub, NewDeploymentStatus, RecordState};
 use sluiceway_tools::adapter::{Adapter, Context};
 
-use crate::Outcome;
-use crate::checkout::Checkout;
-use crate::env_files::{NotLoaded, StackEnvs};
+use crate::base::Outcome;
+use crate::base::checkout::Checkout;
+use crate::base::env_files::{NotLoaded, StackEnvs};
+use crate::base::printer::Printer;
+use crate::base::setup;
 use crate::modes::inputs::Inputs;
 use crate::modes::job::{Clock, Job};
 use crate::modes::layers;
@@ -29,10 +31,6 @@ use crate::modes::outputs::Outputs;
 use crate::modes::records::{Opener, Record, Records, ended};
 use crate::modes::resolve::{Dispatched, dispatch_workflow};
 use crate::modes::rewrite::Rewrite;
-use crate::modes::scan::links;
-use crate::modes::scan::rows::live_root;
-use crate::printer::Printer;
-use crate::setup;
 
 pub const RESULT_FILE: &str = "sluiceway-apply-result.json";
 
@@ -303,7 +301,7 @@ pub fn run(
     let path = a.job.runner_temp.join(RESULT_FILE);
     match serde_json::to_string_pretty(&result)
         .map_err(std::io::Error::other)
-        .and_then(|text| crate::files::write_whole(&path, format!("{text}\n").as_bytes()))
+        .and_then(|text| crate::base::files::write_whole(&path, format!("{text}\n").as_bytes()))
     {
         Ok(()) => outputs.set("result-file", path.display().to_string()),
         Err(e) => printer.say(&format!(
@@ -625,7 +623,7 @@ fn apply(
 fn last_scan_sha(job: &Job, github: &dyn GitHub, label: &str) -> Option<String> {
     let number = dashboard_number(job, github, label)?;
     let read = github.read_body(number, None).ok()?;
-    live_root(&reader::read(&read.body)).map(|root| root.scan_sha)
+    Root::read(&reader::read(&read.body)).map(|root| root.scan_sha)
 }
 
 /// A fresh fingerprint the record does not carry, or another one: a value moved.
@@ -684,7 +682,7 @@ fn write_row(
     .map_err(|e| e.to_string())?;
     let job = a.job;
     let rewrite = Rewrite::of_job(setup, job, &records, a.clock.now());
-    let failures = records.failure_lines(|run| links(job).run(run));
+    let failures = records.failure_lines(|run| job.links().run(run));
     let row = Row {
         stack: stack.id.clone(),
         state: applied.row.clone(),

@@ -5,12 +5,12 @@
 
 use sluiceway_github::GitHub;
 
-use crate::Outcome;
+use crate::base::Outcome;
+use crate::base::printer::Printer;
 use crate::modes::apply::{self, Applying};
 use crate::modes::outputs::Outputs;
 use crate::modes::resolve::{self, Started};
 use crate::modes::settle;
-use crate::printer::Printer;
 
 pub fn ticks(
     applying: &Applying<'_>,

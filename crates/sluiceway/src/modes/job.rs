@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use jiff::Timestamp;
+use sluiceway_dashboard::view::Links;
 
 /// What started the run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,6 +87,17 @@ pub struct Job {
 }
 
 impl Job {
+    /// Where the dashboard's links point for this job: the server, the repository, this
+    /// attempt's summary and the release's pictures.
+    pub fn links(&self) -> Links {
+        Links {
+            server: self.server.clone(),
+            repository: self.repository.clone(),
+            summary: self.attempt_url(),
+            pictures: crate::base::identity::pictures(),
+        }
+    }
+
     /// Reads the job from the environment and the event payload's text.
     pub fn from_env(env: &BTreeMap<String, String>, event_payload: Option<&str>) -> Job {
         let get = |name: &str| env.get(name).filter(|v| !v.is_empty()).cloned();

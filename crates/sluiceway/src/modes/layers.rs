@@ -23,10 +23,10 @@ use sluiceway_github::{
     GitHub, GitHubError, NewDeploymentRecord, NewDeploymentStatus, RecordState,
 };
 
+use crate::base::printer::Printer;
 use crate::modes::job::Job;
 use crate::modes::records::{Opener, Record, Records, ended};
 use crate::modes::resolve::Started;
-use crate::printer::Printer;
 
 /// Opens a record for `stack` and gives it its `queued` status; its id.
 pub fn open_record(

@@ -4,6 +4,7 @@
 
 pub mod apply;
 pub mod auto;
+pub mod dashboard_issue;
 pub mod inputs;
 pub mod job;
 pub mod layers;
@@ -13,6 +14,9 @@ pub mod resolve;
 pub mod rewrite;
 pub mod scan;
 pub mod settle;
+pub mod tick_rule;
+pub mod ticker;
+pub mod write_loop;
 
 use inputs::{Inputs, Mode};
 use job::{Event, Job};

@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
+use crate::base::printer::Printer;
 use crate::modes::job::Job;
 use crate::modes::scan::result_file::ScanResult;
-use crate::printer::Printer;
 
 /// Adds a mode's part to the step's job summary (`$GITHUB_STEP_SUMMARY`): in the auto
 /// mode one step runs several modes, and the summary is each one's part in turn.

@@ -17,22 +17,21 @@ use sluiceway_dashboard::comment::{self, Unmet, Why};
 use sluiceway_dashboard::escape;
 use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::reader;
-use sluiceway_dashboard::view::{BulkNote, BulkSection, Confirm, Row, RowSource, State};
+use sluiceway_dashboard::view::{BulkNote, BulkSection, Confirm, Root, Row, RowSource, State};
 use sluiceway_github::{GitHub, GitHubError};
 
-use crate::Outcome;
-use crate::checkout::Checkout;
+use crate::base::Outcome;
+use crate::base::checkout::Checkout;
+use crate::base::printer::Printer;
+use crate::base::setup::{self, SetupError};
 use crate::modes::apply::dashboard_issue;
 use crate::modes::job::{Clock, Event, Job};
 use crate::modes::layers;
 use crate::modes::outputs::{Outputs, add_to_summary};
 use crate::modes::records::Records;
 use crate::modes::rewrite::{Boxes, Rewrite, untick};
-use crate::modes::scan::rows::live_root;
-use crate::printer::Printer;
-use crate::setup::{self, SetupError};
-use crate::tick_rule::{Refusal, TickCheck, Verdict};
-use crate::ticker::{self, History, Nobody, Tick, Walk};
+use crate::modes::tick_rule::{Refusal, TickCheck, Verdict};
+use crate::modes::ticker::{self, History, Nobody, Tick, Walk};
 
 /// The workflow token's account: the dashboard's author, and the one editor a walk may
 /// look through (decision 0119).
@@ -523,7 +522,7 @@ fn bulk_boxes(
         confirmed: BTreeMap::new(),
         said: Vec::new(),
     };
-    let scan_run = live_root(live).map_or(0, |root| root.scan_run);
+    let scan_run = Root::read(live).map_or(0, |root| root.scan_run);
     for (tick, walk) in named {
         match (tick, walk) {
             (Tick::Confirm(confirm), walk) => {

@@ -10,17 +10,15 @@ use sluiceway_dashboard::body;
 use sluiceway_dashboard::outside::{self, OutsideDeploy};
 use sluiceway_dashboard::reader::{self, ReadBody, RowBlock};
 use sluiceway_dashboard::view::{
-    BulkNote, BulkSection, Confirm, Hint, Ignored, Links, RowSource, TrailEntry, View,
+    BulkNote, BulkSection, Confirm, Hint, Ignored, Links, Root, RowSource, TrailEntry, View,
 };
 use sluiceway_github::GitHub;
 
-use crate::identity;
+use crate::base::identity;
+use crate::base::setup::Setup;
 use crate::modes::job::Job;
 use crate::modes::records::Records;
-use crate::modes::scan::links;
-use crate::modes::scan::rows::live_root;
-use crate::setup::Setup;
-use crate::write_loop::{self, WriteError, Written};
+use crate::modes::write_loop::{self, WriteError, Written};
 
 /// What every rewrite of a body needs besides the live body.
 pub struct Rewrite<'a> {
@@ -98,8 +96,8 @@ impl<'a> Rewrite<'a> {
         Rewrite {
             config: &setup.config,
             discovery: &setup.discovery,
-            links: links(job),
-            trail: records.trail(|run| links(job).run(run)),
+            links: job.links(),
+            trail: records.trail(|run| job.links().run(run)),
             version: identity::VERSION,
             boxes: None,
             hints: freeze_hint(&setup.config.calendar, now)
@@ -119,7 +117,7 @@ impl Rewrite<'_> {
     ) -> Option<View> {
         let boxes = self.boxes.clone().unwrap_or_else(|| Boxes::carried(live));
         Some(View {
-            root: live_root(live)?,
+            root: Root::read(live)?,
             links: self.links.clone(),
             rows: live
                 .rows

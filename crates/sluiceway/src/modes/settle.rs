@@ -8,17 +8,16 @@ use sluiceway_dashboard::reader;
 use sluiceway_dashboard::view::{Row, RowSource, State};
 use sluiceway_github::{GitHub, NewDeploymentStatus, RecordState};
 
-use crate::Outcome;
-use crate::checkout::Checkout;
+use crate::base::Outcome;
+use crate::base::checkout::Checkout;
+use crate::base::printer::Printer;
+use crate::base::setup;
 use crate::modes::apply::dashboard_number;
 use crate::modes::job::{Clock, Job};
 use crate::modes::layers;
 use crate::modes::records::{Records, ended};
 use crate::modes::resolve::{Dispatched, dispatch_workflow};
 use crate::modes::rewrite::Rewrite;
-use crate::modes::scan::links;
-use crate::printer::Printer;
-use crate::setup;
 
 pub fn run(job: &Job, github: &dyn GitHub, clock: &dyn Clock, printer: &mut Printer) -> Outcome {
     let setup = match setup::read(&Checkout::new(&job.workspace)) {
@@ -82,7 +81,7 @@ pub fn run(job: &Job, github: &dyn GitHub, clock: &dyn Clock, printer: &mut Prin
             &setup.config.settings.record_writers,
         )
     {
-        let failures = records.failure_lines(|run| links(job).run(run));
+        let failures = records.failure_lines(|run| job.links().run(run));
         let rewrite = Rewrite::of_job(&setup, job, &records, clock.now());
         let written = rewrite.write(github, number, &|block: &reader::RowBlock| {
             let stack = ended_now.iter().find(|s| s.as_str() == block.facts.stack)?;

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use sluiceway_dashboard::view::View;
 
-use crate::files::write_whole;
+use crate::base::files::write_whole;
 
 /// Writes `dashboard.md` (the exact body), `dashboard.html` (that body as GitHub shows
 /// it, pictures embedded) and `summary.md`; gives back the page's path.

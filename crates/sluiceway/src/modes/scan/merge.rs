@@ -18,12 +18,12 @@ use sluiceway_core::record::{Approved, Payload};
 use sluiceway_core::stack::{Stack, StackId};
 use sluiceway_github::GitHub;
 
+use crate::base::printer::Printer;
 use crate::modes::job::Job;
 use crate::modes::layers;
 use crate::modes::records::Records;
 use crate::modes::resolve::{Started, hold_text};
 use crate::modes::scan::rows::{Found, Scanned};
-use crate::printer::Printer;
 
 pub const DESTROYS_NOTE: &str = "this stack deploys on merge, and this change waits for a tick: it deletes or replaces a resource.";
 pub const DRIFT_NOTE: &str =

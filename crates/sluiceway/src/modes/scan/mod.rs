@@ -29,25 +29,25 @@ use sluiceway_core::stack::{Stack, StackId, Tool};
 use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::preview_page::PageLinks;
 use sluiceway_dashboard::reader::{self, ReadBody};
-use sluiceway_dashboard::view::{Hint, Links, View};
+use sluiceway_dashboard::view::{Hint, View};
 use sluiceway_dashboard::{body, summary};
 use sluiceway_github::GitHub;
 use sluiceway_tools::adapter::{Adapter, Context, Ensured, Preparation};
 
-use crate::Outcome;
-use crate::checkout::Checkout;
-use crate::dashboard_issue;
-use crate::env_files::StackEnvs;
-use crate::identity;
+use crate::base::Outcome;
+use crate::base::checkout::Checkout;
+use crate::base::env_files::StackEnvs;
+use crate::base::identity;
+use crate::base::printer::Printer;
+use crate::base::setup::{self, SetupError};
+use crate::modes::dashboard_issue;
 use crate::modes::inputs::Inputs;
 use crate::modes::job::{Clock, Event, Job};
 use crate::modes::outputs::Outputs;
 use crate::modes::records::Records;
 use crate::modes::resolve::Started;
 use crate::modes::rewrite::freeze_hint;
-use crate::printer::Printer;
-use crate::setup::{self, SetupError};
-use crate::write_loop;
+use crate::modes::write_loop;
 use plan::{Facts, ScanPlan};
 use result_file::{ScanResult, StackResult, StackState};
 use rows::{Found, Scanned};
@@ -157,7 +157,7 @@ fn scan(
         printer.say("::endgroup::");
     }
 
-    let links = links(s.job);
+    let links = s.job.links();
     let mut scanned = Scanned {
         config,
         discovery,
@@ -891,7 +891,7 @@ pub(crate) fn say_under_the_scan_line(
     };
     let result = write_loop::write(github, number, |from| {
         let live = reader::read(from);
-        rows::with_hint(&live, links(job), hint.clone(), identity::VERSION)
+        rows::with_hint(&live, job.links(), hint.clone(), identity::VERSION)
             .and_then(|view| body::render(&view).ok())
             .unwrap_or_else(|| from.to_owned())
     });
@@ -981,17 +981,8 @@ fn stack_results(
 fn write_result(dir: &Path, result: &ScanResult) -> std::io::Result<PathBuf> {
     let path = dir.join(result_file::FILE_NAME);
     let text = serde_json::to_string_pretty(result).map_err(std::io::Error::other)?;
-    crate::files::write_whole(&path, format!("{text}\n").as_bytes())?;
+    crate::base::files::write_whole(&path, format!("{text}\n").as_bytes())?;
     Ok(path)
-}
-
-pub(crate) fn links(job: &Job) -> Links {
-    Links {
-        server: job.server.clone(),
-        repository: job.repository.clone(),
-        summary: job.attempt_url(),
-        pictures: identity::pictures(),
-    }
 }
 
 /// Where a failure's `run` link points: the job's log when the job id is known, else

@@ -349,17 +349,6 @@ fn fresh(id: &StackId, found: &Found, scanned: &Scanned<'_>) -> Row {
 }
 
 /// The root facts of a live body this version writes over.
-pub(crate) fn live_root(live: &ReadBody) -> Option<Root> {
-    let root = live.root.as_ref().filter(|r| r.get("v") == Some("1"))?;
-    Some(Root {
-        scan_sha: root.get("scan-sha")?.to_owned(),
-        scan_run: root.get("scan-run")?.parse().ok()?,
-        scan_at: root.get("scan-at")?.parse().ok()?,
-        full_scan_at: root.get("full-scan-at").and_then(|t| t.parse().ok()),
-        full_scan_run: root.get("full-scan-run").and_then(|t| t.parse().ok()),
-    })
-}
-
 /// The view a scan writes before any preview (decision 0108): every live row block as
 /// it is, ticks included, the live root's facts kept, and a line that says a scan is
 /// running. `None` when the live body is not one this version writes over.
@@ -369,7 +358,7 @@ pub fn running(
     since: Timestamp,
     run_url: &str,
 ) -> Option<View> {
-    let root = live_root(live)?;
+    let root = Root::read(live)?;
     let mut view = view(scanned, &BTreeMap::new(), Some(live), &NoTicks);
     view.root = root;
     // The bulk boxes as they stand, too: the scan's own write takes a confirm box back.
@@ -392,7 +381,7 @@ pub fn running(
 pub fn with_hint(live: &ReadBody, links: Links, hint: Hint, version: &str) -> Option<View> {
     let boxes = crate::modes::rewrite::Boxes::carried(live);
     Some(View {
-        root: live_root(live)?,
+        root: Root::read(live)?,
         links,
         rows: live
             .rows

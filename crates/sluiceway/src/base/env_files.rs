@@ -11,7 +11,7 @@ use std::path::Path;
 use sluiceway_core::env_file::{self, EnvFileError, SHORTEST_MASKED, Variable};
 use sluiceway_core::stack::{Stack, StackId};
 
-use crate::printer::Printer;
+use crate::base::printer::Printer;
 
 /// Why an env file could not be loaded; never a value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -14,12 +14,12 @@ use sluiceway_core::named::unclaimed_named_files;
 use sluiceway_core::stack::{Origin, Stack};
 use sluiceway_core::workflow;
 
-use crate::Outcome;
-use crate::backend_check::{self, BackendJson};
-use crate::checkout::Checkout;
-use crate::env_files;
-use crate::printer::Printer;
-use crate::setup::{self, Setup, SetupError};
+use crate::base::Outcome;
+use crate::base::checkout::Checkout;
+use crate::base::env_files;
+use crate::base::printer::Printer;
+use crate::base::setup::{self, Setup, SetupError};
+use crate::commands::backend_check::{self, BackendJson};
 
 /// How many unclaimed files the report names per directory before counting the rest.
 const NAMED_PER_DIRECTORY: usize = 20;

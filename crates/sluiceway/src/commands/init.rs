@@ -9,10 +9,10 @@ use sluiceway_core::discovery::discover;
 use sluiceway_core::init::{self, WORKFLOW_PATH};
 use sluiceway_core::repo::{FileSource, RepoFiles};
 
-use crate::Outcome;
-use crate::checkout::Checkout;
-use crate::printer::Printer;
-use crate::setup;
+use crate::base::Outcome;
+use crate::base::checkout::Checkout;
+use crate::base::printer::Printer;
+use crate::base::setup;
 
 pub fn run(repo: &Path, force: bool, printer: &mut Printer) -> Outcome {
     match plan(repo, force) {
@@ -149,7 +149,7 @@ fn write(repo: &Path, plan: &Plan) -> Result<(), String> {
         files.push(("sluiceway.yaml", config.as_str()));
     }
     for (relative, text) in files {
-        crate::files::write_whole(&repo.join(relative), text.as_bytes())
+        crate::base::files::write_whole(&repo.join(relative), text.as_bytes())
             .map_err(|e| format!("{relative} could not be written: {e}"))?;
     }
     Ok(())

@@ -7,8 +7,8 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 use sluiceway_dashboard::{pictures, reader};
 
-use crate::Outcome;
-use crate::printer::Printer;
+use crate::base::Outcome;
+use crate::base::printer::Printer;
 
 fn read_file(file: &Path, printer: &mut Printer) -> Option<String> {
     match fs::read_to_string(file) {

@@ -5,7 +5,7 @@ use sluiceway_core::config::{self, Config, ConfigProblem, KeyPath, Position};
 use sluiceway_core::discovery::{Discovery, discover};
 use sluiceway_core::repo::{FileSource, RepoFiles};
 
-use crate::checkout::Checkout;
+use crate::base::checkout::Checkout;
 
 pub(crate) struct Setup {
     pub config: Config,
