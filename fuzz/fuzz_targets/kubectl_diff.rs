@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sluiceway_tools::kubectl::{fold, hunks};
+use sluiceway_tools::kubernetes::{fold, hunks};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

@@ -10,8 +10,9 @@ use sluiceway_fixtures::control_plane::{self, Binaries, ControlPlane};
 use sluiceway_fixtures::recorder::Recorder;
 use sluiceway_fixtures::replay::{self, Tool};
 use sluiceway_fixtures::scenario;
-use sluiceway_tools::kubectl::version;
+use sluiceway_tools::kubectl;
 use sluiceway_tools::process::SystemRunner;
+use sluiceway_tools::version::Version;
 
 /// Sluiceway's fixtures: recordings of real tool runs, and what Sluiceway reads from them.
 #[derive(Debug, Parser)]
@@ -310,18 +311,19 @@ fn record(
                 ]
                 .map(|(k, v)| (k.to_owned(), v.to_owned())),
             );
-            let version = version::Version::parse(&ask(&env, &["version"])?)
+            let version = Version::parse(&ask(&env, &["version"])?)
                 .context("pulumi did not say its version")?;
             (version.to_string(), scenario::pulumi_scenarios())
         } else if tool == RecordTool::Helm {
-            let version =
-                version::Version::parse(&ask(&env, &["version", "--template={{.Version}}"])?)
-                    .context("helm did not say its version")?;
+            let version = Version::parse(&ask(&env, &["version", "--template={{.Version}}"])?)
+                .context("helm did not say its version")?;
             (version.to_string(), scenario::helm_scenarios(version.major))
         } else {
-            let version =
-                version::client_version(&ask(&env, &["version", "--client", "--output=json"])?)
-                    .context("kubectl did not say its version")?;
+            let version = kubectl::version::client_version(&ask(
+                &env,
+                &["version", "--client", "--output=json"],
+            )?)
+            .context("kubectl did not say its version")?;
             (version.to_string(), scenario::kubectl_scenarios())
         }
     } else {
@@ -331,7 +333,7 @@ fn record(
         let version = said
             .get("terraform_version")
             .and_then(|v| v.as_str())
-            .and_then(version::Version::parse)
+            .and_then(Version::parse)
             .context("the tool did not say its version")?;
         let name = if tool == RecordTool::Terraform {
             "terraform"

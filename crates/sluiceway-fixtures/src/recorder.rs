@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use sluiceway_core::runner::{Invocation, Outcome, Runner};
-use sluiceway_tools::kubectl::{inventory, objects, rendered_set};
+use sluiceway_tools::kubectl::inventory;
+use sluiceway_tools::kubernetes::{objects, rendered_set};
 use sluiceway_tools::recording::{
     RECORDING_FILE, RecordedCommand, Recording, Scenario as Recorded, StdoutFormat,
 };

@@ -21,9 +21,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use sluiceway_core::runner::{Invocation, Outcome, Runner};
+use sluiceway_tools::kubernetes;
+use sluiceway_tools::opentofu;
 use sluiceway_tools::recording::Scenario;
 use sluiceway_tools::replay::{Library, Placeholder};
-use sluiceway_tools::{kubectl, opentofu};
 
 fn main() {
     let mut args = std::env::args();
@@ -49,17 +50,17 @@ fn main() {
             Placeholder {
                 token: "{plan}",
                 file_name: if name == "kubectl" {
-                    kubectl::rendered_set::SET_FILE
+                    kubernetes::rendered_set::SET_FILE
                 } else {
                     opentofu::PLAN_FILE
                 },
             },
             Placeholder {
                 token: "{prune}",
-                file_name: kubectl::rendered_set::PRUNE_FILE,
+                file_name: kubernetes::rendered_set::PRUNE_FILE,
             },
         ],
-        vec![opentofu::WORKSPACE_VAR, kubectl::EXTERNAL_DIFF_VAR],
+        vec![opentofu::WORKSPACE_VAR, kubernetes::EXTERNAL_DIFF_VAR],
     );
     let invocation = Invocation {
         argv: std::iter::once(name).chain(args).collect(),

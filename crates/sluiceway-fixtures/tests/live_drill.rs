@@ -158,7 +158,7 @@ fn the_recorder_holds_a_race_off_and_gives_up_on_a_cluster_that_never_holds_stil
     let set = work.path().join("web.yaml");
     std::fs::write(
         &set,
-        sluiceway_tools::kubectl::rendered_set::plain_manifests(&example.join("web"), false)
+        sluiceway_tools::kubernetes::rendered_set::plain_manifests(&example.join("web"), false)
             .unwrap(),
     )
     .unwrap();

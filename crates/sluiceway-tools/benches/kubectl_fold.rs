@@ -12,7 +12,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use sluiceway_tools::kubectl::{fold, hunks};
+use sluiceway_tools::kubernetes::{fold, hunks};
 
 const OBJECTS: usize = 5_000;
 

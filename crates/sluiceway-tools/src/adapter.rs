@@ -13,7 +13,8 @@ use sluiceway_core::failure::{Failure, FailureReason};
 use sluiceway_core::stack::{Stack, StackId, Tool, ToolOptions};
 
 use crate::helm;
-use crate::kubectl::{self, rendered_set::RenderedSet};
+use crate::kubectl;
+use crate::kubernetes::rendered_set::RenderedSet;
 use crate::opentofu::{self, Binary, SavedPlan};
 use crate::pulumi;
 pub use crate::pulumi::Ensured;

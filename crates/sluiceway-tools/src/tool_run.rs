@@ -139,12 +139,12 @@ pub(crate) fn unreadable(detail: impl Into<String>) -> Failure {
 /// when it answered and is new enough (the Helm adapter then lets it compare).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Checked {
-    pub version: crate::kubectl::Version,
-    pub plugin: Option<crate::kubectl::Version>,
+    pub version: crate::version::Version,
+    pub plugin: Option<crate::version::Version>,
 }
 
-impl From<crate::kubectl::Version> for Checked {
-    fn from(version: crate::kubectl::Version) -> Checked {
+impl From<crate::version::Version> for Checked {
+    fn from(version: crate::version::Version) -> Checked {
         Checked {
             version,
             plugin: None,
@@ -167,15 +167,15 @@ impl std::fmt::Display for Checked {
 pub enum VersionError {
     Missing {
         tool: &'static str,
-        floor: crate::kubectl::Version,
+        floor: crate::version::Version,
     },
     Unreadable {
         tool: &'static str,
     },
     TooOld {
         tool: &'static str,
-        found: crate::kubectl::Version,
-        floor: crate::kubectl::Version,
+        found: crate::version::Version,
+        floor: crate::version::Version,
     },
 }
 

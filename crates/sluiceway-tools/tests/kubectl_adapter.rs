@@ -18,6 +18,7 @@ use sluiceway_core::failure::FailureReason;
 use sluiceway_core::runner::{Invocation, Outcome, Runner, Stream};
 use sluiceway_core::stack::StackId;
 use sluiceway_tools::kubectl::{self, Context, Options, Stack};
+use sluiceway_tools::kubernetes;
 
 fn recorded(scenario: &str, file: &str) -> Option<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -394,8 +395,8 @@ fn fuzzer_finds_stay_fixed() {
             .starts_with("kubectl_diff-")
         {
             let text = String::from_utf8_lossy(&fs::read(&path).unwrap()).into_owned();
-            if let Ok(pairs) = kubectl::hunks::read(&text) {
-                let _ = kubectl::fold::read_pairs(&pairs);
+            if let Ok(pairs) = kubernetes::hunks::read(&text) {
+                let _ = kubernetes::fold::read_pairs(&pairs);
             }
             seen += 1;
         }

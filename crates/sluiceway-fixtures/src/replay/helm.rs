@@ -23,7 +23,7 @@ use std::path::Path;
 use sluiceway_core::diff::Diff;
 use sluiceway_core::stack::{Chart, StackId};
 use sluiceway_tools::helm::{self, Differ};
-use sluiceway_tools::kubectl::rendered_set::RenderedSet;
+use sluiceway_tools::kubernetes::rendered_set::RenderedSet;
 use sluiceway_tools::recording::{RecordedCommand, Scenario};
 use sluiceway_tools::replay::{Placeholder, Replay};
 
@@ -191,9 +191,9 @@ pub(super) fn replay(example: &Path, scenario_dir: &Path) -> Result<Report, Repl
         example,
         vec![Placeholder {
             token: "{plan}",
-            file_name: sluiceway_tools::kubectl::rendered_set::SET_FILE,
+            file_name: sluiceway_tools::kubernetes::rendered_set::SET_FILE,
         }],
-        vec![sluiceway_tools::kubectl::EXTERNAL_DIFF_VAR],
+        vec![sluiceway_tools::kubernetes::EXTERNAL_DIFF_VAR],
     );
     let setting = Setting::new(&scenario.label)?;
     let ctx = setting.context(&runner);

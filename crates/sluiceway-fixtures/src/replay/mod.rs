@@ -19,7 +19,11 @@ use serde::Serialize;
 use sluiceway_core::diff::{Change, Diff};
 use sluiceway_core::failure::Failure;
 use sluiceway_core::stack::StackId;
-use sluiceway_tools::kubectl::{self, rendered_set::RenderedSet};
+use sluiceway_tools::kubectl;
+use sluiceway_tools::kubernetes::{
+    self,
+    rendered_set::{self, RenderedSet},
+};
 use sluiceway_tools::opentofu;
 use sluiceway_tools::recording::{RecordedCommand, RecordingError, Scenario};
 use sluiceway_tools::replay::{Placeholder, Replay};
@@ -291,7 +295,7 @@ fn classify(command: &RecordedCommand, label: &str) -> Result<KubectlCommand, Re
         ["kubectl", "get", "configmap", ..] => Ok(KubectlCommand::Prelude { inventory: true }),
         ["kubectl", "get", ..] => Ok(KubectlCommand::Prelude { inventory: false }),
         ["kubectl", "diff", rest @ ..] => Ok(KubectlCommand::Main(
-            if !command.env.contains_key(kubectl::EXTERNAL_DIFF_VAR) {
+            if !command.env.contains_key(kubernetes::EXTERNAL_DIFF_VAR) {
                 Operation::ToolDiff
             } else if rest.contains(&"--show-managed-fields") {
                 Operation::Drift
@@ -401,14 +405,14 @@ fn replay_kubectl(example: &Path, scenario_dir: &Path) -> Result<Report, ReplayE
         vec![
             Placeholder {
                 token: "{plan}",
-                file_name: kubectl::rendered_set::SET_FILE,
+                file_name: rendered_set::SET_FILE,
             },
             Placeholder {
                 token: "{prune}",
-                file_name: kubectl::rendered_set::PRUNE_FILE,
+                file_name: rendered_set::PRUNE_FILE,
             },
         ],
-        vec![kubectl::EXTERNAL_DIFF_VAR],
+        vec![kubernetes::EXTERNAL_DIFF_VAR],
     );
     let setting = Setting::new(&scenario.label)?;
     let ctx = setting.context(&runner);

@@ -306,8 +306,8 @@ fn drift_check(release: Release, take: Take) -> Vec<Step> {
             ]),
             format: StdoutFormat::Diff,
             env: BTreeMap::from([(
-                sluiceway_tools::kubectl::EXTERNAL_DIFF_VAR.to_owned(),
-                sluiceway_tools::kubectl::EXTERNAL_DIFF.to_owned(),
+                sluiceway_tools::kubernetes::EXTERNAL_DIFF_VAR.to_owned(),
+                sluiceway_tools::kubernetes::EXTERNAL_DIFF.to_owned(),
             )]),
             expect: Expect {
                 exit: Exit::Zero,
@@ -453,7 +453,7 @@ pub fn helm_scenarios(major: u32) -> Vec<Scenario> {
     let s = |name, description, steps: Vec<Vec<Step>>| Scenario {
         name,
         description,
-        plan_file: sluiceway_tools::kubectl::rendered_set::SET_FILE,
+        plan_file: sluiceway_tools::kubernetes::rendered_set::SET_FILE,
         steps: steps.concat(),
     };
     let theme = || edit("shop/values.yaml", "theme: light", "theme: dark");

@@ -115,7 +115,7 @@ impl Scenario {
 /// The namespace every scenario works in, made afresh for each.
 pub const NAMESPACE: &str = "sluiceway-fixtures";
 const NS_FLAG: &str = "--namespace=sluiceway-fixtures";
-const EXTERNAL_DIFF: &str = sluiceway_tools::kubectl::EXTERNAL_DIFF;
+const EXTERNAL_DIFF: &str = sluiceway_tools::kubernetes::EXTERNAL_DIFF;
 /// The field manager of the drift scenarios.
 const MANAGER_FLAG: &str = "--field-manager=sluiceway-web";
 
@@ -157,7 +157,7 @@ fn diff(
     args.extend_from_slice(&["-f", "{plan}"]);
     let env = if whole {
         BTreeMap::from([(
-            sluiceway_tools::kubectl::EXTERNAL_DIFF_VAR.to_owned(),
+            sluiceway_tools::kubernetes::EXTERNAL_DIFF_VAR.to_owned(),
             EXTERNAL_DIFF.to_owned(),
         )])
     } else {
@@ -339,7 +339,7 @@ pub fn kubectl_scenarios() -> Vec<Scenario> {
     let s = |name, description, steps: Vec<Vec<Step>>| Scenario {
         name,
         description,
-        plan_file: sluiceway_tools::kubectl::rendered_set::SET_FILE,
+        plan_file: sluiceway_tools::kubernetes::rendered_set::SET_FILE,
         steps: steps.concat(),
     };
     vec![

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::kubectl::objects::read_side;
+use crate::kubernetes::objects::read_side;
 
 /// A chart directory to build, with its level (1 = its dependencies have none to build).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]

@@ -13,8 +13,8 @@ use serde_json::Value;
 use sluiceway_core::diff::{Change, code_unit_order};
 
 use super::naming;
-use crate::kubectl::fold::{self, ReadPair};
-use crate::kubectl::objects::{self, Identity};
+use crate::kubernetes::fold::{self, ReadPair};
+use crate::kubernetes::objects::{self, Identity};
 
 /// Which side of the comparison a problem is on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -25,11 +25,12 @@ use sluiceway_core::failure::{Failure, FailureReason};
 use sluiceway_core::runner::Outcome;
 use sluiceway_core::stack::{Chart, StackId, ToolOptions};
 
-use crate::kubectl::rendered_set::RenderedSet;
-use crate::kubectl::{self, Version, fold, hunks};
+use crate::kubernetes::rendered_set::RenderedSet;
+use crate::kubernetes::{self, fold, hunks};
 use crate::tool_log::{ToolDiffText, ToolLog};
 pub use crate::tool_run::{Checked, Context, VersionError};
 use crate::tool_run::{Ran, accept, minutes, unreadable};
+use crate::version::Version;
 
 /// The oldest helm Sluiceway drives: the oldest our own recordings prove.
 pub const FLOOR: Version = Version {
@@ -353,7 +354,7 @@ pub fn detect_drift(stack: &Stack, ctx: &Context<'_>) -> Run<Vec<Change>> {
             let outcome = ctx.invoke(
                 argv,
                 &stack.dir,
-                &[(kubectl::EXTERNAL_DIFF_VAR, kubectl::EXTERNAL_DIFF)],
+                &[(kubernetes::EXTERNAL_DIFF_VAR, kubernetes::EXTERNAL_DIFF)],
                 Some(ctx.time_limit),
             );
             let ran = accept(outcome, &[0, 1], minutes(ctx.time_limit), &mut log)?;

@@ -9,7 +9,7 @@
 
 use sluiceway_core::diff::Change;
 
-use crate::kubectl::objects::Identity;
+use crate::kubernetes::objects::Identity;
 
 /// Built-in kinds that live outside every namespace, by API group. A custom resource
 /// of cluster scope that a chart leaves without a namespace is named in the release's,

@@ -15,7 +15,7 @@ use sluiceway_core::failure::{Failure, FailureReason};
 use sluiceway_core::property_path::{PropertyPath, Step};
 
 use super::naming;
-use crate::kubectl::objects::Identity;
+use crate::kubernetes::objects::Identity;
 use crate::tool_run::unreadable;
 
 #[derive(Debug, Deserialize)]

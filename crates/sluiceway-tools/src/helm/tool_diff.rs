@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use super::compare::{CompareError, Side, objects_of};
-use crate::kubectl::objects::Identity;
+use crate::kubernetes::objects::Identity;
 use crate::tool_log::ToolDiffText;
 
 /// The job-log text of the comparison from `deployed` to `rendered`.

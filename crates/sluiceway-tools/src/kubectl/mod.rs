@@ -6,12 +6,8 @@
 //! argument is written `--name=value`, so no value can read as another flag, and the
 //! same optional flags reach the preview, the drift check and the deploy.
 
-pub mod fold;
-pub mod hunks;
 pub mod inventory;
 mod managed_fields;
-pub mod objects;
-pub mod rendered_set;
 pub mod version;
 
 use std::path::{Path, PathBuf};
@@ -22,22 +18,21 @@ use sluiceway_core::failure::{Failure, FailureReason};
 use sluiceway_core::runner::Outcome;
 use sluiceway_core::stack::{StackId, ToolOptions};
 
-pub use fold::{FoldError, ReadPair};
-pub use hunks::{HunkError, ObjectPair};
 use inventory::Listing;
-use objects::Identity;
-use rendered_set::{PRUNE_FILE, RenderedSet};
-pub use version::{FLOOR, Version};
+pub use version::FLOOR;
+
+use crate::kubernetes::fold;
+use crate::kubernetes::hunks::{self, ObjectPair};
+use crate::kubernetes::objects::{self, Identity};
+use crate::kubernetes::rendered_set::{self, PRUNE_FILE, RenderedSet};
+use crate::kubernetes::{EXTERNAL_DIFF, EXTERNAL_DIFF_VAR};
+use crate::version::Version;
 
 use crate::tool_log::{ToolDiffText, ToolLog};
 pub use crate::tool_run::Context;
 pub use crate::tool_run::VersionError;
 use crate::tool_run::{accept, minutes, unreadable};
 
-/// What makes kubectl diff whole objects: one hunk per object, from its first line.
-pub const EXTERNAL_DIFF: &str = "diff -N -U1000000";
-/// The variable kubectl reads its diff program from.
-pub const EXTERNAL_DIFF_VAR: &str = "KUBECTL_EXTERNAL_DIFF";
 /// kubectl's own field manager name for server-side apply.
 const DEFAULT_FIELD_MANAGER: &str = "kubectl";
 /// The version check's own limit.

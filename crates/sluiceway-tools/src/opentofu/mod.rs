@@ -18,10 +18,10 @@ use sluiceway_core::runner::Outcome;
 use sluiceway_core::stack::StackId;
 use tempfile::TempDir;
 
-use crate::kubectl::Version;
 use crate::tool_log::{ToolDiffText, ToolLog};
 pub use crate::tool_run::{Context, VersionError};
 use crate::tool_run::{accept, minutes};
+use crate::version::Version;
 
 /// The plan file's name; replays match the plan placeholder on it.
 pub const PLAN_FILE: &str = "tfplan";

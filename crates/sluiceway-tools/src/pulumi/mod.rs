@@ -23,9 +23,9 @@ use sluiceway_core::runner::Outcome;
 use sluiceway_core::stack::StackId;
 
 use crate::adapter::Step;
-use crate::kubectl::Version;
 use crate::tool_log::{ToolDiffText, ToolLog};
 use crate::tool_run::{Context, Ran, VersionError, accept, minutes};
+use crate::version::Version;
 
 /// The oldest Pulumi CLI Sluiceway drives: the oldest our recordings prove.
 pub const FLOOR: Version = Version {
