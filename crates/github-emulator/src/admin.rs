@@ -131,6 +131,12 @@ pub enum Act {
         run: u64,
         conclusion: String,
     },
+    /// Time passes: the world's clock reads `at` (plus a second for each thing that
+    /// happens after). Tests set it to the machine's time, so runs queue and end at
+    /// moments the scan measures against its own clock.
+    SetClock {
+        at: jiff::Timestamp,
+    },
     /// Sets a commit's check rollup, as its checks finishing would.
     SetChecks {
         repo: String,
@@ -239,6 +245,10 @@ impl Act {
                     actor,
                     BTreeMap::new()
                 )?)
+            }
+            Act::SetClock { at } => {
+                w.now = *at;
+                json!(null)
             }
             Act::SetChecks { repo, sha, rollup } => {
                 let commit = w

@@ -215,7 +215,7 @@ pub(crate) fn check_run(urls: &Urls<'_>, run: &CheckRun) -> Value {
         "id": run.id,
         "head_sha": run.head_sha,
         "node_id": node_id("CR", run.id),
-        "external_id": "",
+        "external_id": run.external_id,
         "url": api,
         "html_url": urls.html(&format!("/runs/{}", run.id)),
         "details_url": urls.html(&format!("/runs/{}", run.id)),

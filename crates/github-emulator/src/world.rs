@@ -192,6 +192,9 @@ pub struct CheckRun {
     pub title: Option<String>,
     pub summary: Option<String>,
     pub text: Option<String>,
+    /// The integrator's own reference, as GitHub keeps it ("" when none).
+    #[serde(default)]
+    pub external_id: String,
     pub started_at: Timestamp,
     pub completed_at: Option<Timestamp>,
 }

@@ -188,7 +188,9 @@ pub fn of_row(stack: &StackId, changes: &[Change], drift: Option<&[Change]>) -> 
     Some(short_digest(&canonical(&Value::Object(doc))))
 }
 
-fn short_digest(text: &str) -> String {
+/// The first 16 lowercase hex digits of the SHA-256 of `text`: how every digest a
+/// marker carries is written.
+pub fn short_digest(text: &str) -> String {
     Sha256::digest(text.as_bytes())
         .iter()
         .take(8)

@@ -65,12 +65,7 @@ fn view(stacks: usize) -> View {
                     attribution: None,
                 }
             };
-            RowSource::Fresh(Row {
-                stack: id,
-                state,
-                failure: None,
-                notes: vec![],
-            })
+            RowSource::Fresh(Row::new(id, state))
         })
         .collect();
     View {
@@ -80,6 +75,8 @@ fn view(stacks: usize) -> View {
             scan_at: "2026-11-30T10:02:41Z".parse::<Timestamp>().unwrap(),
             full_scan_at: None,
             full_scan_run: None,
+            waiting: None,
+            failed_runs: None,
         },
         links: Links {
             server: "https://github.com".into(),

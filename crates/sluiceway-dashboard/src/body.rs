@@ -74,6 +74,7 @@ pub fn render(view: &View) -> Result<String, BodyError> {
         layout: &view.layout,
         zone: &zone,
         names: view.attribution_names,
+        version: &view.version,
     };
     let rows: Vec<Sized> = view
         .rows
@@ -318,14 +319,86 @@ fn confirm_box(view: &View, confirm: &Confirm, verb: &str, noun: &str) -> String
     )
 }
 
+/// The hints under the scan line, in their fixed order (decision 0120): a run that
+/// failed or found a problem, the scan running, a run waiting for a runner, the runs
+/// that failed since the scan before, a freeze. They decide nothing.
+fn lines_under_the_scan_line(view: &View, zone: &TimeZone) -> Vec<String> {
+    let rank = |hint: &Hint| match hint {
+        Hint::RunFailed { .. } | Hint::ConfigProblem { .. } => 0,
+        Hint::ScanRunning { .. } => 1,
+        Hint::Freeze { .. } => 4,
+    };
+    let mut hints: Vec<(u8, String)> = view
+        .hints
+        .iter()
+        .map(|h| (rank(h), hint_line(h, zone)))
+        .collect();
+    let root = &view.root;
+    if let Some(waiting) = root.waiting {
+        hints.push((2, waiting_line(waiting, root.scan_at, &view.links, zone)));
+    }
+    if let Some(failed) = root.failed_runs {
+        hints.push((
+            3,
+            format!(
+                "{} of this dashboard's workflow failed since the scan before this one; the newest started {} · [run]({})",
+                plural(failed.count, "run", "runs"),
+                time(failed.at, zone),
+                view.links.run(failed.newest)
+            ),
+        ));
+    }
+    hints.sort_by_key(|(rank, _)| *rank);
+    hints.into_iter().map(|(_, line)| line).collect()
+}
+
+/// `A run of this dashboard's workflow has been queued for a runner for 32 minutes,
+/// since …`, the wait measured to the scan.
+fn waiting_line(
+    waiting: crate::view::RunWaiting,
+    scan_at: Timestamp,
+    links: &crate::view::Links,
+    zone: &TimeZone,
+) -> String {
+    let minutes = (scan_at.as_second() - waiting.since.as_second()).max(0) / 60;
+    let more = match waiting.more {
+        0 => String::new(),
+        n => format!(
+            " {} queued for ten minutes or more as well.",
+            if n == 1 {
+                "One more run has been".to_owned()
+            } else {
+                format!("{n} more runs have been")
+            }
+        ),
+    };
+    format!(
+        "A [run]({}) of this dashboard's workflow has been queued for a runner for {}, since {}.{more}",
+        links.run(waiting.run),
+        duration_in_words(minutes),
+        time(waiting.since, zone)
+    )
+}
+
+/// Whole minutes in words: `1 minute`, `45 minutes`, `1 hour`, `2 hours and 5 minutes`.
+pub(crate) fn duration_in_words(minutes: i64) -> String {
+    let (hours, minutes) = (minutes / 60, minutes % 60);
+    let unit = |n: i64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    match (hours, minutes) {
+        (0, m) => unit(m, "minute", "minutes"),
+        (h, 0) => unit(h, "hour", "hours"),
+        (h, m) => format!(
+            "{} and {}",
+            unit(h, "hour", "hours"),
+            unit(m, "minute", "minutes")
+        ),
+    }
+}
+
 fn hint_line(hint: &Hint, zone: &TimeZone) -> String {
     match hint {
         Hint::ScanRunning { since, run } => format!(
             "A scan is running since {} · [run]({run})",
-            time(*since, zone)
-        ),
-        Hint::RunWaiting { since, run } => format!(
-            "A run has been waiting for a runner since {} · [run]({run})",
             time(*since, zone)
         ),
         Hint::RunFailed { run } => {
@@ -333,10 +406,6 @@ fn hint_line(hint: &Hint, zone: &TimeZone) -> String {
         }
         Hint::ConfigProblem { run } => format!(
             "The last run found a problem in sluiceway.yaml, so nothing was previewed · [run]({run})"
-        ),
-        Hint::RunsFailed { count } => format!(
-            "{} failed since the scan before this one.",
-            plural(*count, "run", "runs")
         ),
         Hint::Freeze { from, to, reason } => {
             let why = reason
@@ -385,26 +454,7 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block]) -> String {
         .count();
 
     let mut out = String::new();
-    let root = Marker::new("dashboard")
-        .with("v", "1")
-        .with("scan-sha", view.root.scan_sha.clone())
-        .with("scan-run", view.root.scan_run.to_string())
-        .with("scan-at", view.root.scan_at.to_string())
-        .with(
-            "full-scan-at",
-            view.root
-                .full_scan_at
-                .map(|t| t.to_string())
-                .unwrap_or_default(),
-        )
-        .with(
-            "full-scan-run",
-            view.root
-                .full_scan_run
-                .map(|r| r.to_string())
-                .unwrap_or_default(),
-        );
-    out.push_str(&root.render());
+    out.push_str(&view.root.marker().render());
     out.push_str("\n\n");
 
     if personality {
@@ -468,8 +518,8 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block]) -> String {
         let _ = write!(out, " · <sub>last full scan {}</sub>", time(full, zone));
     }
     out.push_str("\n\n");
-    for hint in &view.hints {
-        let _ = write!(out, "{}\n\n", hint_line(hint, zone));
+    for line in lines_under_the_scan_line(view, zone) {
+        let _ = write!(out, "{line}\n\n");
     }
     if personality {
         out.push_str("</div>\n\n");

@@ -66,6 +66,12 @@ pub struct RowFacts {
     pub busy: bool,
     /// The value fingerprint (decision 0102), after every older key.
     pub fingerprint: Option<String>,
+    /// The drift check ran and failed (decision 0121): the row says drift not checked.
+    pub drift_check_failed: bool,
+    /// A digest of what a pending or drifted row was drawn from, apart from its
+    /// attribution and its preview link (ADR 0029): a scan of the same commit that would
+    /// draw it from the same keeps the block as it is.
+    pub drawn: Option<String>,
 }
 
 fn count(n: usize) -> String {
@@ -96,6 +102,15 @@ impl RowFacts {
             .with("behind", join_list(&self.behind))
             .with("busy", flag(self.busy))
             .with("fingerprint", self.fingerprint.clone().unwrap_or_default())
+            .with(
+                "drift-check",
+                if self.drift_check_failed {
+                    "failed"
+                } else {
+                    ""
+                },
+            )
+            .with("drawn", self.drawn.clone().unwrap_or_default())
     }
 
     /// Reads a row marker; `None` when it names no stack. Unknown keys are ignored.
@@ -131,6 +146,11 @@ impl RowFacts {
             fingerprint: marker
                 .get("fingerprint")
                 .filter(|f| !f.is_empty())
+                .map(str::to_owned),
+            drift_check_failed: marker.get("drift-check") == Some("failed"),
+            drawn: marker
+                .get("drawn")
+                .filter(|d| !d.is_empty())
                 .map(str::to_owned),
         })
     }

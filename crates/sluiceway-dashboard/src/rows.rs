@@ -30,6 +30,8 @@ pub(crate) struct Style<'a> {
     pub zone: &'a TimeZone,
     /// How many changes an attribution line names (`attribution.names`).
     pub names: usize,
+    /// This release, whose rows may be drawn otherwise than another's.
+    pub version: &'a str,
 }
 
 impl Style<'_> {
@@ -331,6 +333,7 @@ struct DiffRow<'a> {
     preview: Option<&'a str>,
     attribution: Option<&'a Attribution>,
     pending: bool,
+    drift_not_checked: bool,
 }
 
 fn diff_row(
@@ -349,6 +352,7 @@ fn diff_row(
         preview,
         attribution,
         pending,
+        drift_not_checked,
     } = row;
     let detail = style.layout.pending_detail;
     facts.state = Some(if pending {
@@ -371,6 +375,12 @@ fn diff_row(
         counts_in_words(&diff.changes)
     } else {
         drift_in_words(&drift)
+    };
+    let words = if pending && drift_not_checked {
+        facts.drift_check_failed = true;
+        format!("{words} · drift not checked")
+    } else {
+        words
     };
     let link = match (preview, detail) {
         (Some(url), PendingDetail::Full | PendingDetail::Compact) => format!(" · [preview]({url})"),
@@ -476,6 +486,7 @@ pub(crate) fn render(row: &Row, level: u8, style: &Style<'_>) -> RenderedRow {
                     preview: preview.as_deref(),
                     attribution,
                     pending: true,
+                    drift_not_checked: row.drift_not_checked,
                 },
                 level,
                 style,
@@ -494,6 +505,7 @@ pub(crate) fn render(row: &Row, level: u8, style: &Style<'_>) -> RenderedRow {
                     preview: preview.as_deref(),
                     attribution: None,
                     pending: false,
+                    drift_not_checked: false,
                 },
                 level,
                 style,
@@ -581,11 +593,17 @@ pub(crate) fn render(row: &Row, level: u8, style: &Style<'_>) -> RenderedRow {
         }
         State::InSync => {
             facts.state = Some(RowState::InSync);
-            lines.push(format!("- {id}"));
+            facts.drift_check_failed = row.drift_not_checked;
+            lines.push(if row.drift_not_checked {
+                format!("- {id} · drift not checked")
+            } else {
+                format!("- {id}")
+            });
             lines.extend(failure.clone());
             lines.extend(notes.clone());
         }
     }
+    facts.drawn = row.drawn(style.version);
     let marker = facts
         .marker(facts.state.map_or("", RowState::name))
         .render();

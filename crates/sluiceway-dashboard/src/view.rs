@@ -41,6 +41,29 @@ pub struct Root {
     pub scan_at: Timestamp,
     pub full_scan_at: Option<Timestamp>,
     pub full_scan_run: Option<u64>,
+    /// The run of this dashboard's workflow that has waited longest for a runner, ten
+    /// minutes or more before the scan (decision 0086).
+    pub waiting: Option<RunWaiting>,
+    /// Runs of the workflow that failed since the scan before this one (decision 0120).
+    pub failed_runs: Option<FailedRuns>,
+}
+
+/// A run queued for a runner for ten minutes or more, and how many others are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunWaiting {
+    pub run: u64,
+    pub since: Timestamp,
+    /// Other runs queued ten minutes or more.
+    pub more: usize,
+}
+
+/// How many runs failed between two scans, and the newest of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FailedRuns {
+    pub count: usize,
+    pub newest: u64,
+    /// When the newest began.
+    pub at: Timestamp,
 }
 
 impl Root {
@@ -54,7 +77,67 @@ impl Root {
             scan_at: root.get("scan-at")?.parse().ok()?,
             full_scan_at: root.get("full-scan-at").and_then(|t| t.parse().ok()),
             full_scan_run: root.get("full-scan-run").and_then(|t| t.parse().ok()),
+            waiting: (|| {
+                Some(RunWaiting {
+                    run: root.get("run-waiting")?.parse().ok()?,
+                    since: root.get("run-waiting-since")?.parse().ok()?,
+                    more: root
+                        .get("run-waiting-more")
+                        .and_then(|n| n.parse().ok())
+                        .unwrap_or(0),
+                })
+            })(),
+            failed_runs: (|| {
+                Some(FailedRuns {
+                    count: root.get("runs-failed")?.parse().ok().filter(|n| *n > 0)?,
+                    newest: root.get("runs-failed-newest")?.parse().ok()?,
+                    at: root.get("runs-failed-at")?.parse().ok()?,
+                })
+            })(),
         })
+    }
+
+    /// The root's facts as its marker writes them, after the older keys.
+    pub fn marker(&self) -> crate::marker::Marker {
+        let text = |v: Option<String>| v.unwrap_or_default();
+        crate::marker::Marker::new("dashboard")
+            .with("v", "1")
+            .with("scan-sha", self.scan_sha.clone())
+            .with("scan-run", self.scan_run.to_string())
+            .with("scan-at", self.scan_at.to_string())
+            .with(
+                "full-scan-at",
+                text(self.full_scan_at.map(|t| t.to_string())),
+            )
+            .with(
+                "full-scan-run",
+                text(self.full_scan_run.map(|r| r.to_string())),
+            )
+            .with("run-waiting", text(self.waiting.map(|w| w.run.to_string())))
+            .with(
+                "run-waiting-since",
+                text(self.waiting.map(|w| w.since.to_string())),
+            )
+            .with(
+                "run-waiting-more",
+                text(
+                    self.waiting
+                        .filter(|w| w.more > 0)
+                        .map(|w| w.more.to_string()),
+                ),
+            )
+            .with(
+                "runs-failed",
+                text(self.failed_runs.map(|f| f.count.to_string())),
+            )
+            .with(
+                "runs-failed-newest",
+                text(self.failed_runs.map(|f| f.newest.to_string())),
+            )
+            .with(
+                "runs-failed-at",
+                text(self.failed_runs.map(|f| f.at.to_string())),
+            )
     }
 }
 
@@ -97,6 +180,53 @@ pub struct Row {
     pub failure: Option<FailureLine>,
     /// Sluiceway's own sentences about the row (why it has no box, what it waits on).
     pub notes: Vec<String>,
+    /// The drift check ran and failed (decision 0121); said on pending and in-sync rows.
+    pub drift_not_checked: bool,
+}
+
+impl Row {
+    /// A row in a state, with no failure line, note or drift remark.
+    pub fn new(stack: StackId, state: State) -> Row {
+        Row {
+            stack,
+            state,
+            failure: None,
+            notes: Vec::new(),
+            drift_not_checked: false,
+        }
+    }
+
+    /// What a pending or drifted row is drawn from, apart from its attribution and its
+    /// preview link, as a digest (ADR 0029): the release that draws it, its state, the diff
+    /// (by its hash, which covers every change and drift and every value shown) and value
+    /// fingerprint, its failure line, its notes and the drift remark. `None` for a row in
+    /// any other state. The scan compares it with the live row's to keep a block whose
+    /// every input is the same, attribution and page included, without asking again.
+    pub fn drawn(&self, version: &str) -> Option<String> {
+        let (state, diff) = match &self.state {
+            State::Pending { diff, .. } => ("pending", diff),
+            State::Drifted { diff, .. } => ("drift", diff),
+            _ => return None,
+        };
+        let failure = self.failure.as_ref().map(|f| {
+            format!(
+                "{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}",
+                f.reason, f.ticker, f.on_merge, f.at, f.run
+            )
+        });
+        let parts = [
+            version.to_owned(),
+            state.to_owned(),
+            diff.hash(),
+            diff.fingerprint().unwrap_or_default(),
+            failure.unwrap_or_default(),
+            self.notes.join("\u{1f}"),
+            self.drift_not_checked.to_string(),
+        ];
+        Some(sluiceway_core::fingerprint::short_digest(
+            &parts.join("\u{1e}"),
+        ))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -395,14 +525,10 @@ impl Confirm {
 pub enum Hint {
     /// A scan started and has not written its result yet.
     ScanRunning { since: Timestamp, run: String },
-    /// A run has waited for a runner for a while.
-    RunWaiting { since: Timestamp, run: String },
     /// The last run failed before Sluiceway ran.
     RunFailed { run: String },
     /// The last run found a problem in sluiceway.yaml.
     ConfigProblem { run: String },
-    /// Runs that failed since the scan before this one.
-    RunsFailed { count: usize },
     /// Nothing deploys between these times.
     Freeze {
         from: Timestamp,

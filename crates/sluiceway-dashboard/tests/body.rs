@@ -33,6 +33,8 @@ fn view(rows: Vec<Row>) -> View {
             scan_at: at("2026-11-30T10:02:41Z"),
             full_scan_at: Some(at("2026-11-30T06:00:12Z")),
             full_scan_run: Some(880),
+            waiting: None,
+            failed_runs: None,
         },
         links: links(),
         rows: rows.into_iter().map(RowSource::Fresh).collect(),
@@ -79,6 +81,7 @@ fn pending(stack: &str, changes: Vec<Change>) -> Row {
         },
         failure: None,
         notes: vec![],
+        drift_not_checked: false,
     }
 }
 
@@ -168,12 +171,14 @@ fn every_state() -> View {
         },
         failure: None,
         notes: vec![],
+        drift_not_checked: false,
     };
     let simple = |stack: &str, state: State| Row {
         stack: id(stack),
         state,
         failure: None,
         notes: vec![],
+        drift_not_checked: false,
     };
     let mut view = view(vec![
         billing,
@@ -589,13 +594,20 @@ fn a_confirm_box_names_what_it_deploys_and_hints_sit_under_the_scan_line() {
             hashes: vec!["6c2da1081e759753".into(), "f9251526ee7b0873".into()],
             scan_run: 900,
         }];
-        v.hints = vec![
-            Hint::ScanRunning {
-                since: at("2026-11-30T10:05:00Z"),
-                run: "https://github.com/acme/infra/actions/runs/901".into(),
-            },
-            Hint::RunsFailed { count: 2 },
-        ];
+        v.hints = vec![Hint::ScanRunning {
+            since: at("2026-11-30T10:05:00Z"),
+            run: "https://github.com/acme/infra/actions/runs/901".into(),
+        }];
+        v.root.waiting = Some(RunWaiting {
+            run: 902,
+            since: at("2026-11-30T08:57:00Z"),
+            more: 2,
+        });
+        v.root.failed_runs = Some(FailedRuns {
+            count: 2,
+            newest: 899,
+            at: at("2026-11-30T09:40:00Z"),
+        });
     });
     assert!(body.contains(
         "- [ ] **Confirm:** deploy all 2 pending stacks: **apps/billing:prod**, **infra/network:prod** · asked by carol <!-- sluiceway:bulk section=\"pending\" confirm=\"carol\" stacks=\"apps/billing:prod,infra/network:prod\" hashes=\"6c2da1081e759753,f9251526ee7b0873\" scan-run=\"900\" -->"
@@ -604,7 +616,47 @@ fn a_confirm_box_names_what_it_deploys_and_hints_sit_under_the_scan_line() {
     let read = reader::read(&body);
     assert_eq!(read.bulk[0].marker.get("confirm"), Some("carol"));
     assert!(body.contains("· <sub>last full scan 2026-11-30 06:00 UTC</sub>\n\nA scan is running since 2026-11-30 10:05 UTC · [run]"));
-    assert!(body.contains("\n\n2 runs failed since the scan before this one.\n\n"));
+    let under: Vec<&str> = body
+        .split("</sub>\n\n")
+        .nth(1)
+        .unwrap()
+        .split("\n\n")
+        .take(3)
+        .collect();
+    insta::assert_snapshot!(under.join("\n\n"));
+    let root = Root::read(&read).unwrap();
+    assert_eq!(
+        root.waiting.unwrap().more,
+        2,
+        "every writer reads the lines back"
+    );
+    assert_eq!(root.failed_runs.unwrap().newest, 899);
+}
+
+#[test]
+fn a_wait_reads_in_whole_minutes_and_hours() {
+    let line = |since: &str, more: usize| {
+        let body = rendered(|v| {
+            v.root.waiting = Some(RunWaiting {
+                run: 902,
+                since: at(since),
+                more,
+            })
+        });
+        body.lines()
+            .find(|l| l.contains("queued for a runner"))
+            .unwrap()
+            .to_owned()
+    };
+    // The scan was at 10:02:41; the wait is counted in whole minutes to it.
+    assert!(line("2026-11-30T09:52:00Z", 0).contains("for 10 minutes, since"));
+    assert!(line("2026-11-30T09:01:41Z", 1).contains("for 1 hour and 1 minute, since"));
+    assert!(line("2026-11-30T08:02:41Z", 1).contains("for 2 hours, since"));
+    assert!(
+        line("2026-11-30T08:02:41Z", 1)
+            .ends_with("One more run has been queued for ten minutes or more as well.")
+    );
+    assert!(!line("2026-11-30T08:02:41Z", 0).contains("more"));
 }
 
 proptest! {

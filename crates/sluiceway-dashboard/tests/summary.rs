@@ -16,6 +16,8 @@ fn view(rows: Vec<Row>) -> View {
             scan_at: "2026-11-30T10:02:41Z".parse::<Timestamp>().unwrap(),
             full_scan_at: None,
             full_scan_run: None,
+            waiting: None,
+            failed_runs: None,
         },
         links: Links {
             server: "https://github.com".into(),
@@ -67,6 +69,7 @@ fn row(stack: &str, changes: usize, key_length: usize) -> Row {
         },
         failure: None,
         notes: vec![],
+        drift_not_checked: false,
     }
 }
 

@@ -102,6 +102,8 @@ pub struct Issue {
     pub html_url: String,
     pub labels: Vec<String>,
     pub created_at: Timestamp,
+    /// The body as the list or read had it, so finding the dashboard reads it once.
+    pub body: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,6 +137,9 @@ pub struct BodyWithHistory {
     pub total_edits: u64,
     /// Where the next page starts, when there is one.
     pub next: Option<EditCursor>,
+    /// The issue is pinned to the repository, read with the body so pinning asks nothing
+    /// more when it is.
+    pub pinned: bool,
 }
 
 /// One entry of an issue's edit history.
@@ -271,6 +276,9 @@ pub struct CheckRun {
     pub id: u64,
     pub name: String,
     pub html_url: String,
+    /// What the writer filed it under: a preview page's diff hash, so a page whose
+    /// content is the same is not written again.
+    pub external_id: Option<String>,
 }
 
 /// A stack's preview page: a completed, neutral check run on the scanned commit.
@@ -278,6 +286,8 @@ pub struct CheckRun {
 pub struct PreviewPage {
     pub sha: String,
     pub name: String,
+    /// The diff hash the page shows.
+    pub external_id: String,
     pub title: String,
     pub summary: String,
     pub text: String,
@@ -302,6 +312,7 @@ pub struct WorkflowRun {
     pub status: String,
     pub conclusion: Option<String>,
     pub html_url: String,
+    /// `run_started_at`, else `created_at`.
     pub started_at: Timestamp,
 }
 

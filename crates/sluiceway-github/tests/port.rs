@@ -75,8 +75,18 @@ fn the_dashboard_is_found_created_closed_reopened_renamed_and_pinned() {
     );
 
     assert!(bed.github.pinned_issues().unwrap().is_empty());
+    assert!(!bed.github.read_body(issue.number, None).unwrap().pinned);
     bed.github.pin_issue(&issue).unwrap();
     assert_eq!(bed.github.pinned_issues().unwrap(), [issue.number]);
+    assert!(
+        bed.github.read_body(issue.number, None).unwrap().pinned,
+        "the read of the body says it is pinned"
+    );
+    assert_eq!(
+        bed.github.open_issues_labelled("sluiceway").unwrap()[0].body,
+        bed.github.read_body(issue.number, None).unwrap().body,
+        "the list brings the body"
+    );
 }
 
 #[test]
@@ -371,6 +381,7 @@ fn preview_pages_are_created_once_and_updated_after() {
     let page = PreviewPage {
         sha: sha.clone(),
         name: "sluiceway / apps/web".into(),
+        external_id: "6c2da1081e759753".into(),
         title: "apps/web: 1 to update".into(),
         summary: "1 to update".into(),
         text: "- update `aws_s3_bucket.site` tags".into(),
@@ -379,6 +390,11 @@ fn preview_pages_are_created_once_and_updated_after() {
     let created = bed.github.write_check_run(&page, None).unwrap();
     let listed = bed.github.check_runs(&sha).unwrap();
     assert_eq!(listed, std::slice::from_ref(&created));
+    assert_eq!(
+        listed[0].external_id.as_deref(),
+        Some("6c2da1081e759753"),
+        "the page is filed under its hash"
+    );
     let updated = bed
         .github
         .write_check_run(
@@ -729,6 +745,7 @@ fn long_lists_are_read_to_their_end_over_both_apis() {
         let page = PreviewPage {
             sha: sha.clone(),
             name: format!("sluiceway / s{n}"),
+            external_id: String::new(),
             title: "t".into(),
             summary: "s".into(),
             text: String::new(),

@@ -13,6 +13,12 @@ fn config() -> RawDashboard {
     RawDashboard::default()
 }
 
+/// The scan's way: list once, then keep, reopen or create.
+fn ensure(bed: &Bed, config: &RawDashboard) -> dashboard_issue::Ensured {
+    let open = dashboard_issue::find(&bed.github, &config.label).unwrap();
+    dashboard_issue::ensure(&bed.github, config, FIRST, open).unwrap()
+}
+
 fn open_labelled(bed: &Bed) -> Vec<u64> {
     bed.github
         .open_issues_labelled("sluiceway")
@@ -26,14 +32,26 @@ fn open_labelled(bed: &Bed) -> Vec<u64> {
 fn the_first_scan_creates_labels_and_pins_it_in_five_requests() {
     let bed = Bed::new();
     let before = bed.github.requests_made();
-    let ensured = dashboard_issue::ensure(&bed.github, &config(), FIRST).unwrap();
+    let ensured = ensure(&bed, &config());
+    let read = bed.github.read_body(ensured.issue.number, None).unwrap();
+    assert!(
+        !read.pinned,
+        "the read of the body says it is not pinned yet"
+    );
+    let pin = dashboard_issue::pin(&bed.github, &config(), &ensured.issue, Some(read.pinned));
     assert_eq!(
         bed.github.requests_made() - before,
         5,
-        "open, closed, create, pinned, pin"
+        "open, closed, create, the body read, pin"
     );
     assert_eq!(ensured.how, How::Created);
-    assert!(ensured.pin == Pin::Pinned && !ensured.renamed && ensured.closed.is_empty());
+    assert!(pin == Pin::Pinned && !ensured.renamed && ensured.closed.is_empty());
+    assert!(
+        bed.github
+            .read_body(ensured.issue.number, None)
+            .unwrap()
+            .pinned
+    );
     assert_eq!(ensured.issue.title, "Sluiceway dashboard");
     assert_eq!(bed.body(ensured.issue.number), FIRST);
     assert_eq!(bed.github.pinned_issues().unwrap(), [ensured.issue.number]);
@@ -48,11 +66,11 @@ fn a_refused_pin_is_told_and_the_scan_stays_green() {
     for issue in bed.github.open_issues_labelled("notes").unwrap() {
         bed.github.pin_issue(&issue).unwrap();
     }
-    let ensured = dashboard_issue::ensure(&bed.github, &config(), FIRST).unwrap();
+    let ensured = ensure(&bed, &config());
+    let pin = dashboard_issue::pin(&bed.github, &config(), &ensured.issue, Some(false));
     assert!(
-        matches!(&ensured.pin, Pin::Refused(why) if why.contains("at most three")),
-        "{:?}",
-        ensured.pin
+        matches!(&pin, Pin::Refused(why) if why.contains("at most three")),
+        "{pin:?}"
     );
     assert_eq!(open_labelled(&bed), [ensured.issue.number]);
 
@@ -73,18 +91,27 @@ fn a_refused_pin_is_told_and_the_scan_stays_green() {
 }
 
 #[test]
-fn a_later_scan_finds_it_in_two_requests_or_one_without_pinning() {
+fn a_later_scan_finds_it_with_its_body_in_one_request_and_asks_nothing_to_keep_the_pin() {
     let bed = Bed::new();
-    let first = dashboard_issue::ensure(&bed.github, &config(), FIRST).unwrap();
+    let first = ensure(&bed, &config());
+    dashboard_issue::pin(&bed.github, &config(), &first.issue, Some(false));
     let before = bed.github.requests_made();
-    let again = dashboard_issue::ensure(&bed.github, &config(), FIRST).unwrap();
+    let open = dashboard_issue::find(&bed.github, "sluiceway").unwrap();
+    assert_eq!(open[0].body, FIRST, "the list brings the body");
+    let again = dashboard_issue::ensure(&bed.github, &config(), FIRST, open).unwrap();
+    let pinned = bed
+        .github
+        .read_body(again.issue.number, None)
+        .unwrap()
+        .pinned;
+    let pin = dashboard_issue::pin(&bed.github, &config(), &again.issue, Some(pinned));
     assert_eq!(
         bed.github.requests_made() - before,
         2,
-        "open issues and pinned issues"
+        "the list, and the read of the body that says it is pinned"
     );
     assert_eq!(
-        (again.how, again.issue.number, again.pin.clone()),
+        (again.how, again.issue.number, pin),
         (How::Found, first.issue.number, Pin::Left)
     );
     let unpinned = RawDashboard {
@@ -92,8 +119,11 @@ fn a_later_scan_finds_it_in_two_requests_or_one_without_pinning() {
         ..config()
     };
     let before = bed.github.requests_made();
-    dashboard_issue::ensure(&bed.github, &unpinned, FIRST).unwrap();
-    assert_eq!(bed.github.requests_made() - before, 1);
+    assert_eq!(
+        dashboard_issue::pin(&bed.github, &unpinned, &again.issue, None),
+        Pin::Left
+    );
+    assert_eq!(bed.github.requests_made() - before, 0);
 }
 
 #[test]
@@ -112,7 +142,7 @@ fn of_several_open_dashboards_the_lowest_is_kept_and_the_others_closed_with_a_po
         FIRST,
         &["sluiceway"],
     );
-    let ensured = dashboard_issue::ensure(&bed.github, &config(), FIRST).unwrap();
+    let ensured = ensure(&bed, &config());
     assert_eq!(ensured.issue.number, keep);
     assert_eq!(ensured.closed, [copy]);
     assert_eq!(open_labelled(&bed), [keep]);
@@ -139,7 +169,7 @@ fn with_none_open_the_newest_closed_one_is_reopened_and_renamed() {
             .set_issue_state(number, IssueState::Closed)
             .unwrap();
     }
-    let ensured = dashboard_issue::ensure(&bed.github, &config(), FIRST).unwrap();
+    let ensured = ensure(&bed, &config());
     assert_eq!(
         (ensured.how, ensured.issue.number, ensured.renamed),
         (How::Reopened, newer, true)

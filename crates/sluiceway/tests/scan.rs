@@ -124,6 +124,98 @@ fn a_second_scan_of_the_same_commit_keeps_every_row_byte_for_byte() {
     );
 }
 
+/// An ordinary full scan with nothing new: the dashboard found once with its body, the
+/// first write, the records, the workflow's runs, the late read, write and read-back,
+/// and nothing per stack: the pending rows' attribution and preview pages are the ones
+/// the live rows were drawn with.
+#[test]
+fn a_second_full_scan_with_nothing_new_makes_at_most_eight_requests() {
+    let bed = Bed::new();
+    let mut job = workflow_job(&bed);
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    assert_eq!(job.run(&bed, "push", &sha).code, Some(0));
+    let body_before = bed.body(dashboard(&bed));
+    let before = bed.emulator.traffic().len();
+    job.env.push(("GITHUB_RUN_ID".into(), "4243".into()));
+    let ran = job.run(&bed, "schedule", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert_eq!(ran.outputs["pending"], "3");
+    let traffic = bed.emulator.traffic()[before..].to_vec();
+    assert!(
+        traffic.len() <= 8,
+        "{} requests: {traffic:#?}",
+        traffic.len()
+    );
+    assert_eq!(
+        blocks(&bed.body(dashboard(&bed))),
+        blocks(&body_before),
+        "every row is the block it was: attribution and preview links included"
+    );
+    assert!(
+        ran.log.contains(&format!(
+            "The scan made {} requests to the GitHub API.",
+            traffic.len()
+        )),
+        "{}",
+        ran.log
+    );
+}
+
+/// A row whose inputs moved (a deploy of its stack ended since the live scan) is drawn
+/// again, but its preview page, filed under the same diff hash on the same commit, is
+/// linked as it is: listed, not written.
+#[test]
+fn a_page_whose_content_did_not_change_is_not_written_again() {
+    let bed = Bed::new();
+    let mut job = workflow_job(&bed);
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    assert_eq!(job.run(&bed, "push", &sha).code, Some(0));
+    let number = dashboard(&bed);
+    let pages = bed.github.check_runs(&sha).unwrap();
+    // The test bed's GitHub keeps a clock of its own, in the past; the deploy ends now,
+    // after the scan, as it would on GitHub.
+    bed.emulator
+        .act(Act::SetClock {
+            at: jiff::Timestamp::now(),
+        })
+        .unwrap();
+    deployed(&bed, "storage:dev", &sha);
+    let before = bed.emulator.traffic().len();
+    job.env.push(("GITHUB_RUN_ID".into(), "4243".into()));
+    let ran = job.run(&bed, "schedule", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let traffic = bed.emulator.traffic()[before..].to_vec();
+    let count = |call: &str| traffic.iter().filter(|t| t.as_str() == call).count();
+    assert_eq!(
+        count("GET /repos/{owner}/{repo}/commits/{ref}/check-runs"),
+        1,
+        "{traffic:#?}"
+    );
+    assert_eq!(
+        count("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}"),
+        0,
+        "{traffic:#?}"
+    );
+    assert_eq!(bed.github.check_runs(&sha).unwrap(), pages);
+    let row = &blocks(&bed.body(number))["storage:dev"];
+    assert!(
+        row.contains(&format!(
+            "[preview]({})",
+            pages
+                .iter()
+                .find(|p| p.name == "sluiceway / storage:dev")
+                .unwrap()
+                .html_url
+        )),
+        "{row}"
+    );
+    assert_eq!(
+        count("graphql RecentCommits"),
+        1,
+        "the rows are drawn again, their attribution walked anew: {traffic:#?}"
+    );
+}
+
 #[test]
 fn a_push_that_touches_one_stack_previews_only_it_and_carries_every_other_row() {
     let bed = Bed::new();
@@ -376,6 +468,94 @@ fn a_pending_row_names_the_push_that_reached_it_since_its_last_deploy() {
         "{}",
         rows["storage:prod"]
     );
+}
+
+/// Decisions 0086 and 0120: a scan lists the workflow's runs once and says, under the
+/// scan line, which has waited ten minutes or more for a runner and how many failed
+/// since the scan before; the first scan counts nothing, and the next scan redraws both.
+#[test]
+fn the_scan_says_which_run_waits_for_a_runner_and_how_many_failed_since_the_scan_before() {
+    let bed = Bed::new();
+    let job = workflow_job(&bed);
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let run = |event: &str, actor: &str, at: jiff::Timestamp| {
+        bed.emulator.act(Act::SetClock { at }).unwrap();
+        bed.emulator
+            .act(Act::StartRun {
+                repo: REPO.into(),
+                workflow: "deploy.yml".into(),
+                event: event.into(),
+                actor: actor.into(),
+            })
+            .unwrap()
+            .as_u64()
+            .unwrap()
+    };
+    let end = |run: u64, conclusion: &str| {
+        bed.emulator
+            .act(Act::EndRun {
+                repo: REPO.into(),
+                run,
+                conclusion: conclusion.into(),
+            })
+            .unwrap();
+    };
+    let ago = |minutes: i64| jiff::Timestamp::now() - jiff::SignedDuration::from_mins(minutes);
+    // Before the first scan: a failure it must not count.
+    end(run("push", "alice", ago(5)), "failure");
+    let first = job.run(&bed, "push", &sha);
+    assert_eq!(first.code, Some(0), "{}", first.log);
+    let number = dashboard(&bed);
+    let root = |body: &str| sluiceway_dashboard::view::Root::read(&reader::read(body)).unwrap();
+    assert_eq!(
+        root(&bed.body(number)).failed_runs,
+        None,
+        "the first scan counts nothing"
+    );
+
+    // Since then: one run failed, one timed out, one was cancelled (not a failure); one
+    // has been queued a while, another only just.
+    let scanned_at = root(&bed.body(number)).scan_at;
+    let after = |seconds: i64| scanned_at + jiff::SignedDuration::from_secs(seconds);
+    let failed = run("schedule", "github-actions[bot]", after(1));
+    end(failed, "failure");
+    let timed_out = run("push", "alice", after(2));
+    end(timed_out, "timed_out");
+    end(run("push", "alice", after(3)), "cancelled");
+    let waiting = run("push", "alice", ago(32));
+    run("push", "alice", ago(2));
+    // The second scan starts after all of them.
+    while jiff::Timestamp::now() <= after(5) {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let ran = job.run(&bed, "schedule", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let body = bed.body(number);
+    let read = root(&body);
+    let waits = read.waiting.expect("a run waits");
+    assert_eq!((waits.run, waits.more), (waiting, 0));
+    let failures = read.failed_runs.expect("runs failed");
+    assert_eq!((failures.count, failures.newest), (2, timed_out));
+    let lines: Vec<&str> = body
+        .lines()
+        .filter(|l| l.contains("queued for a runner") || l.contains("failed since the scan before"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{body}");
+    assert!(lines[0].contains(&format!("/actions/runs/{waiting}) of this dashboard's workflow has been queued for a runner for 32 minutes")), "{}", lines[0]);
+    assert!(
+        lines[1].starts_with(
+            "2 runs of this dashboard's workflow failed since the scan before this one"
+        ),
+        "{}",
+        lines[1]
+    );
+
+    // The run that waited starts: the next scan says nothing of it.
+    end(waiting, "success");
+    let again = job.run(&bed, "schedule", &sha);
+    assert_eq!(again.code, Some(0), "{}", again.log);
+    let read = root(&bed.body(number));
+    assert_eq!((read.waiting, read.failed_runs), (None, None));
 }
 
 /// A job of the workflow `deploy.yml`, whose issue-edit runs pick ticks up.

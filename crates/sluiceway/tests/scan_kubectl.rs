@@ -315,3 +315,176 @@ fn a_tick_applies_the_rendered_set_into_the_cluster_and_the_next_scan_is_in_sync
     );
     drop(plane);
 }
+
+/// ADR 0029 and decision 0121: a push scan that previews a drifted stack checks its drift
+/// again, so the row keeps it; a drift check that fails leaves the preview standing and
+/// says `drift not checked`, and the next scan of any kind checks that stack again.
+#[test]
+fn a_push_keeps_the_drift_of_a_drifted_row_and_a_failed_drift_check_says_so() {
+    let Some((kubectl, binaries)) = cached_pair("v1.34.5") else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must build the control plane and install kubectl"
+        );
+        eprintln!("notice: no control plane or kubectl here; the drift story was not run");
+        return;
+    };
+    let plane = ControlPlane::start(&binaries, &kubectl).unwrap();
+    let kubeconfig = plane.kubeconfig().to_owned();
+    let mut job = support::job::Job::new();
+    job.checkout = tempfile::tempdir().unwrap();
+    let root = job.checkout.path().to_owned();
+    write(
+        &root,
+        "sluiceway.yaml",
+        &format!(
+            "stacks:\n  - path: apps/cache\n    tool: kubectl\n    drift:\n      enabled: true\n    options:\n      namespace: {NAMESPACE}\n      forceConflicts: true\n"
+        ),
+    );
+    let settings = |size: &str, note: &str| {
+        format!(
+            "# {note}\n{}",
+            config_map("cache-settings", "size", &format!("\"{size}\""))
+        )
+    };
+    write(&root, "apps/cache/settings.yaml", &settings("1", "first"));
+    kubectl_run(
+        &kubectl,
+        &kubeconfig,
+        &["create", "namespace", NAMESPACE],
+        &root,
+    );
+    kubectl_run(
+        &kubectl,
+        &kubeconfig,
+        &["apply", "--server-side", "-f", "apps/cache"],
+        &root,
+    );
+    kubectl_run(
+        &kubectl,
+        &kubeconfig,
+        &[
+            "patch",
+            "configmap",
+            "cache-settings",
+            "--namespace",
+            NAMESPACE,
+            "--type=merge",
+            "--patch",
+            r#"{"data":{"size":"2"}}"#,
+        ],
+        &root,
+    );
+    job.env
+        .push(("KUBECONFIG".into(), kubeconfig.display().to_string()));
+    let path = format!("{}:/usr/bin:/bin", kubectl.parent().unwrap().display());
+    let bed = Bed::new();
+    let row = |number: u64| {
+        reader::read(&bed.body(number))
+            .rows
+            .into_iter()
+            .find(|r| r.facts.stack == "apps/cache")
+            .unwrap()
+    };
+
+    let sha = support::job::push(&bed, "the cache", &["apps/cache/settings.yaml"]);
+    let scheduled = job.run_with(&bed, "schedule", &sha, &path, &[]);
+    assert_eq!(scheduled.code, Some(0), "{}", scheduled.log);
+    let number = support::job::dashboard(&bed);
+    assert!(row(number).facts.drift, "the schedule found the drift");
+
+    // A push that touches the stack previews it again, and checks its drift again.
+    write(
+        &root,
+        "apps/cache/settings.yaml",
+        &settings("1", "a comment"),
+    );
+    let pushed = support::job::push(&bed, "a comment", &["apps/cache/settings.yaml"]);
+    let ran = job.run_with(&bed, "push", &pushed, &path, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let kept = row(number);
+    assert!(
+        kept.facts.drift && !kept.facts.drift_check_failed,
+        "{}",
+        kept.text
+    );
+
+    // A drift check that fails (the managed-fields diff): the preview stands.
+    let broken = tempfile::tempdir().unwrap();
+    let wrapper = broken.path().join("kubectl");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = --show-managed-fields ] && {{ echo 'error: the server is unavailable' >&2; exit 2; }}; done\nexec {} \"$@\"\n",
+            kubectl.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    write(
+        &root,
+        "apps/cache/settings.yaml",
+        &settings("1", "another comment"),
+    );
+    let again = support::job::push(&bed, "another comment", &["apps/cache/settings.yaml"]);
+    let broken_path = format!("{}:/usr/bin:/bin", broken.path().display());
+    let ran = job.run_with(&bed, "push", &again, &broken_path, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(
+        ran.log.contains("::warning::The drift check of apps/cache failed: the tool exited with an error (exit code 2). Its row says drift not checked."),
+        "{}",
+        ran.log
+    );
+    let unchecked = row(number);
+    assert_eq!(
+        unchecked.facts.state.unwrap().name(),
+        "pending",
+        "{}",
+        unchecked.text
+    );
+    assert!(
+        unchecked.facts.drift_check_failed && !unchecked.facts.drift,
+        "{}",
+        unchecked.text
+    );
+    assert!(
+        unchecked
+            .text
+            .lines()
+            .next()
+            .unwrap()
+            .contains(" · drift not checked"),
+        "{}",
+        unchecked.text
+    );
+    assert!(
+        !unchecked.text.contains("server is unavailable"),
+        "the tool's words stay in the log"
+    );
+
+    // The next scan checks it again, with the tool working.
+    write(
+        &root,
+        "apps/cache/settings.yaml",
+        &settings("1", "a third comment"),
+    );
+    let third = support::job::push(&bed, "a third comment", &["apps/cache/settings.yaml"]);
+    let ran = job.run_with(&bed, "push", &third, &path, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let checked = row(number);
+    assert!(
+        checked.facts.drift && !checked.facts.drift_check_failed,
+        "{}",
+        checked.text
+    );
+    assert!(
+        !checked.text.contains("drift not checked"),
+        "{}",
+        checked.text
+    );
+    drop(plane);
+}

@@ -37,6 +37,7 @@ fn pending(stack: &str, address: &str) -> Row {
         },
         failure: None,
         notes: vec![],
+        drift_not_checked: false,
     }
 }
 
@@ -49,6 +50,8 @@ fn scanned() -> String {
             scan_at: at("2026-11-30T10:02:41Z"),
             full_scan_at: None,
             full_scan_run: None,
+            waiting: None,
+            failed_runs: None,
         },
         links: Links {
             server: "https://github.com".into(),

@@ -59,11 +59,36 @@ fn a_body_that_would_not_change_is_not_written() {
         written,
         Written {
             writes: 0,
-            over_an_edit: false
+            over_an_edit: false,
+            pinned: Some(false),
         }
     );
     assert_eq!(bed.github.requests_made() - before, 1, "the late read only");
     assert!(!bed.emulator.traffic().contains(&PATCH_ISSUE.to_string()));
+}
+
+#[test]
+fn a_write_over_a_body_just_read_starts_with_the_write_and_is_read_back() {
+    let (bed, issue) = dashboard();
+    let live = bed.body(issue);
+    let before = bed.github.requests_made();
+    let written =
+        write_loop::write_over(&bed.github, issue, live.clone(), rescan("10:00")).unwrap();
+    assert_eq!(written.writes, 1);
+    assert_eq!(bed.github.requests_made() - before, 2, "write, read back");
+    let before = bed.github.requests_made();
+    let unchanged =
+        write_loop::write_over(&bed.github, issue, bed.body(issue), rescan("10:00")).unwrap();
+    assert_eq!(
+        (unchanged.writes, unchanged.pinned),
+        (0, None),
+        "nothing written and nothing read: the pin state is not known"
+    );
+    assert_eq!(
+        bed.github.requests_made() - before,
+        1,
+        "only the test's own read"
+    );
 }
 
 #[test]
@@ -75,7 +100,8 @@ fn a_write_is_read_back_in_three_requests() {
         written,
         Written {
             writes: 1,
-            over_an_edit: false
+            over_an_edit: false,
+            pinned: Some(false),
         }
     );
     assert_eq!(
@@ -95,7 +121,8 @@ fn a_tick_that_lands_between_the_read_and_the_write_is_written_back() {
         written,
         Written {
             writes: 2,
-            over_an_edit: true
+            over_an_edit: true,
+            pinned: Some(false),
         }
     );
     let read = bed.github.read_body(issue, None).unwrap();
@@ -159,7 +186,8 @@ fn a_body_that_moved_after_the_write_is_built_again_from_what_was_read_back() {
         written,
         Written {
             writes: 2,
-            over_an_edit: false
+            over_an_edit: false,
+            pinned: Some(false),
         }
     );
     let body = bed.body(issue);

@@ -47,6 +47,12 @@ impl Issue {
         &self.issue().body
     }
 
+    /// Whether the issue is pinned to its repository's issue list.
+    #[graphql(name = "isPinned")]
+    async fn is_pinned(&self) -> Option<bool> {
+        Some(self.snapshot.repo().pinned.contains(&self.number))
+    }
+
     /// Newest first, as GitHub lists them.
     #[graphql(name = "userContentEdits")]
     async fn user_content_edits(

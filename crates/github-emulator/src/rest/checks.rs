@@ -63,6 +63,7 @@ pub(super) struct CheckRunWrite {
     head_sha: Option<String>,
     status: Option<String>,
     conclusion: Option<String>,
+    external_id: Option<String>,
     output: Option<Output>,
 }
 
@@ -85,6 +86,9 @@ fn apply_check_run(
     }
     if let Some(status) = &write.status {
         run.status = status.clone();
+    }
+    if let Some(external_id) = &write.external_id {
+        run.external_id = external_id.clone();
     }
     if let Some(conclusion) = &write.conclusion {
         run.conclusion = Some(conclusion.clone());
@@ -125,6 +129,7 @@ pub(super) async fn create_check_run(
             title: None,
             summary: None,
             text: None,
+            external_id: String::new(),
             started_at: at,
             completed_at: None,
         };

@@ -5,6 +5,7 @@ pub(crate) const READ_BODY: &str = r#"query ReadBody($owner: String!, $name: Str
   repository(owner: $owner, name: $name) {
     issue(number: $number) {
       body
+      isPinned
       userContentEdits(first: 10, after: $after) {
         totalCount
         pageInfo { hasNextPage endCursor }

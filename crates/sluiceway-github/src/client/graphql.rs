@@ -51,6 +51,7 @@ pub(super) fn body_with_history(data: Read<'_>) -> Result<BodyWithHistory> {
         edits: entries,
         total_edits: edits.number("totalCount")?,
         next,
+        pinned: issue.opt("isPinned").and_then(|p| p.value.as_bool()) == Some(true),
     })
 }
 

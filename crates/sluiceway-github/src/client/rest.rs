@@ -319,12 +319,13 @@ impl GitHub for HttpGitHub {
             name: page.name.clone(),
         };
         let output = json!({ "title": page.title, "summary": page.summary, "text": page.text });
+        let external_id = &page.external_id;
         let run = match existing {
             Some(id) => self.write(
                 &call,
                 Method::PATCH,
                 &format!("/check-runs/{id}"),
-                &json!({ "status": "completed", "conclusion": "neutral", "output": output }),
+                &json!({ "status": "completed", "conclusion": "neutral", "external_id": external_id, "output": output }),
             )?,
             None => self.write(
                 &call,
@@ -333,6 +334,7 @@ impl GitHub for HttpGitHub {
                 &json!({
                     "name": page.name,
                     "head_sha": page.sha,
+                    "external_id": external_id,
                     "status": "completed",
                     "conclusion": "neutral",
                     "output": output,

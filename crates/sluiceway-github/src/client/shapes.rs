@@ -144,6 +144,7 @@ pub(crate) fn issue(read: Read<'_>) -> Result<Issue, GitHubError> {
         html_url: read.text("html_url")?,
         labels,
         created_at: read.time("created_at")?,
+        body: read.opt_text("body").unwrap_or_default(),
     })
 }
 
@@ -201,6 +202,7 @@ pub(crate) fn check_run(read: Read<'_>) -> Result<CheckRun, GitHubError> {
         id: read.number("id")?,
         name: read.text("name")?,
         html_url: read.text("html_url")?,
+        external_id: read.opt_text("external_id").filter(|id| !id.is_empty()),
     })
 }
 

@@ -688,6 +688,7 @@ fn write_row(
         state: applied.row.clone(),
         failure: failures.get(&stack.id).cloned(),
         notes: Vec::new(),
+        drift_not_checked: false,
     };
     rewrite
         .write(github, number, &|block: &reader::RowBlock| {

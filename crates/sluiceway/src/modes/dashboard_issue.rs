@@ -1,11 +1,12 @@
 //! Finding the dashboard issue, or making one (decision 0017). Only a scan does this;
-//! every other writer takes the issue a scan made. The issue is found by its label: of
-//! several open ones the lowest number is kept and the others are closed with a comment
-//! that points to it; with none open, the newest closed one is reopened; with none at
-//! all, one is created. Its title follows `dashboard.title`, and with `dashboard.pin` it
-//! is pinned whenever it is not. The pin is best effort: GitHub refuses a fourth pinned
-//! issue and a token without the right, and a dashboard that is not pinned is still the
-//! dashboard, so a refusal is told and the scan goes on.
+//! every other writer takes the issue a scan made. The issue is found by its label, in
+//! one list that also brings each body: of several open ones the lowest number is kept
+//! and the others are closed with a comment that points to it; with none open, the
+//! newest closed one is reopened; with none at all, one is created. Its title follows
+//! `dashboard.title`, and with `dashboard.pin` it is pinned whenever the read of its body
+//! says it is not. The pin is best effort: GitHub refuses a fourth pinned issue and a
+//! token without the right, and a dashboard that is not pinned is still the dashboard,
+//! so a refusal is told and the scan goes on.
 
 use sluiceway_core::config::RawDashboard;
 use sluiceway_github::{GitHub, GitHubError, Issue, IssueState, NewIssue};
@@ -18,7 +19,6 @@ pub struct Ensured {
     /// Other open issues with the label, now closed.
     pub closed: Vec<u64>,
     pub renamed: bool,
-    pub pin: Pin,
 }
 
 /// What became of `dashboard.pin`.
@@ -39,13 +39,21 @@ pub enum How {
     Created,
 }
 
+/// The open issues with the dashboard's label, lowest number first, each with its body.
+pub fn find(github: &dyn GitHub, label: &str) -> Result<Vec<Issue>, GitHubError> {
+    let mut open = github.open_issues_labelled(label)?;
+    open.sort_by_key(|issue| issue.number);
+    Ok(open)
+}
+
+/// Keeps the lowest of the `open` issues [`find`] listed (closing the others), or reopens
+/// or creates one, with the configured title.
 pub fn ensure(
     github: &dyn GitHub,
     dashboard: &RawDashboard,
     first_body: &str,
+    open: Vec<Issue>,
 ) -> Result<Ensured, GitHubError> {
-    let mut open = github.open_issues_labelled(&dashboard.label)?;
-    open.sort_by_key(|issue| issue.number);
     let (issue, how, closed) = if let Some(kept) = open.first().cloned() {
         let mut closed = Vec::new();
         for duplicate in &open[1..] {
@@ -86,18 +94,6 @@ pub fn ensure(
     if renamed {
         github.rename_issue(issue.number, &dashboard.title)?;
     }
-    let pin = if dashboard.pin {
-        match github.pinned_issues() {
-            Ok(pins) if pins.contains(&issue.number) => Pin::Left,
-            Ok(_) => match github.pin_issue(&issue) {
-                Ok(()) => Pin::Pinned,
-                Err(e) => Pin::Refused(e.to_string()),
-            },
-            Err(e) => Pin::Refused(e.to_string()),
-        }
-    } else {
-        Pin::Left
-    };
     let issue = Issue {
         title: dashboard.title.clone(),
         ..issue
@@ -107,6 +103,32 @@ pub fn ensure(
         how,
         closed,
         renamed,
-        pin,
     })
+}
+
+/// Pins the dashboard when `dashboard.pin` asks and the newest read of its body said it
+/// is not pinned (`None`: nothing was read, so the pins are asked for).
+pub fn pin(
+    github: &dyn GitHub,
+    dashboard: &RawDashboard,
+    issue: &Issue,
+    pinned: Option<bool>,
+) -> Pin {
+    if !dashboard.pin {
+        return Pin::Left;
+    }
+    let pinned = match pinned {
+        Some(pinned) => pinned,
+        None => match github.pinned_issues() {
+            Ok(pins) => pins.contains(&issue.number),
+            Err(e) => return Pin::Refused(e.to_string()),
+        },
+    };
+    if pinned {
+        return Pin::Left;
+    }
+    match github.pin_issue(issue) {
+        Ok(()) => Pin::Pinned,
+        Err(e) => Pin::Refused(e.to_string()),
+    }
 }

@@ -205,6 +205,17 @@ impl Records {
             .collect()
     }
 
+    /// When each stack's newest record (of anyone) was made or last given a status: a row
+    /// drawn before that may show a deploy, failure or attribution that moved (ADR 0029).
+    pub fn last_recorded(&self) -> BTreeMap<StackId, Timestamp> {
+        let mut last: BTreeMap<StackId, Timestamp> = BTreeMap::new();
+        for record in self.all.iter().chain(&self.strangers) {
+            let at = last.entry(record.stack.clone()).or_insert(record.at);
+            *at = (*at).max(record.at);
+        }
+        last
+    }
+
     /// The runs of each stack's records, whatever their result: a tool's history entry
     /// of one of them is Sluiceway's own deploy (decision 0073).
     pub fn runs(&self) -> BTreeMap<StackId, BTreeSet<u64>> {

@@ -444,6 +444,7 @@ fn resolve(
                     },
                     failure: None,
                     notes: Vec::new(),
+                    drift_not_checked: false,
                 }));
             }
             if let Some((behind, opens)) = queued_rows.get(&id) {
@@ -458,6 +459,7 @@ fn resolve(
                     },
                     failure: None,
                     notes: Vec::new(),
+                    drift_not_checked: false,
                 }));
             }
             let (hash, note) = judged.get(&block.facts.stack)?;

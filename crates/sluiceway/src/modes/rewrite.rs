@@ -31,6 +31,9 @@ pub struct Rewrite<'a> {
     pub boxes: Option<Boxes>,
     /// The lines under the scan line this writer owes (a freeze near or on).
     pub hints: Vec<Hint>,
+    /// This writer's own run: the run the root says waits for a runner no longer does
+    /// when it is this one (decision 0086).
+    pub run: u64,
 }
 
 /// What stands in the bulk boxes' places (decision 0083).
@@ -103,6 +106,7 @@ impl<'a> Rewrite<'a> {
             hints: freeze_hint(&setup.config.calendar, now)
                 .into_iter()
                 .collect(),
+            run: job.run_id,
         }
     }
 }
@@ -116,8 +120,10 @@ impl Rewrite<'_> {
         replace: &dyn Fn(&RowBlock) -> Option<RowSource>,
     ) -> Option<View> {
         let boxes = self.boxes.clone().unwrap_or_else(|| Boxes::carried(live));
+        let mut root = Root::read(live)?;
+        root.waiting = root.waiting.filter(|waiting| waiting.run != self.run);
         Some(View {
-            root: Root::read(live)?,
+            root,
             links: self.links.clone(),
             rows: live
                 .rows

@@ -93,6 +93,7 @@ pub fn run(job: &Job, github: &dyn GitHub, clock: &dyn Clock, printer: &mut Prin
                 },
                 failure: failures.get(stack).cloned(),
                 notes: Vec::new(),
+                drift_not_checked: false,
             }))
         });
         if let Err(e) = written {

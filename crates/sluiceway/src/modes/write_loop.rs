@@ -19,6 +19,9 @@ pub struct Written {
     /// A write went over a person's edit and the loop wrote that edit back. The mode
     /// logs it once.
     pub over_an_edit: bool,
+    /// Whether the issue is pinned, as the newest read said; `None` when the loop read
+    /// nothing (it started from a body already read, and wrote nothing).
+    pub pinned: Option<bool>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -40,15 +43,31 @@ pub enum WriteError {
 pub fn write(
     github: &dyn GitHub,
     number: u64,
+    build: impl FnMut(&str) -> String,
+) -> Result<Written, WriteError> {
+    let read = github.read_body(number, None)?;
+    let mut written = write_over(github, number, read.body, build)?;
+    written.pinned = written.pinned.or(Some(read.pinned));
+    Ok(written)
+}
+
+/// The same loop from a body the caller read moments ago (the scan's first write, from
+/// the body it found the dashboard with), so it starts with a write, not a read; every
+/// write is still read back.
+pub fn write_over(
+    github: &dyn GitHub,
+    number: u64,
+    live: String,
     mut build: impl FnMut(&str) -> String,
 ) -> Result<Written, WriteError> {
     // What the issue holds now, as far as we know, and what the next body is built from:
     // the same, but after a write that went over an edit, which is built from that edit.
-    let mut live = github.read_body(number, None)?.body;
+    let mut live = live;
     let mut from = live.clone();
     let mut written = Written {
         writes: 0,
         over_an_edit: false,
+        pinned: None,
     };
     let mut last_went_over = false;
     for _ in 0..TRIES {
@@ -59,6 +78,7 @@ pub fn write(
         github.write_body(number, &body)?;
         written.writes += 1;
         let after = github.read_body(number, None)?;
+        written.pinned = Some(after.pinned);
         if after.body != body {
             last_went_over = false;
             live = after.body;

@@ -16,6 +16,7 @@ pub mod plan;
 pub mod pool;
 pub mod result_file;
 pub mod rows;
+mod runs;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -31,7 +32,7 @@ use sluiceway_dashboard::preview_page::PageLinks;
 use sluiceway_dashboard::reader::{self, ReadBody};
 use sluiceway_dashboard::view::{Hint, View};
 use sluiceway_dashboard::{body, summary};
-use sluiceway_github::GitHub;
+use sluiceway_github::{GitHub, Issue};
 use sluiceway_tools::adapter::{Adapter, Context, Ensured, Preparation};
 
 use crate::base::Outcome;
@@ -132,19 +133,18 @@ fn scan(
     let discovery = &setup.discovery;
     let label = &config.settings.dashboard.label;
 
-    // The live dashboard, for the plan and the first write.
-    let mut number = None;
-    let mut live: Option<ReadBody> = None;
+    // The live dashboard, for the plan and the first write: found by its label, its
+    // body in the same list. A list that failed is asked for again at the late write.
+    let mut listed: Option<Vec<Issue>> = None;
     if let Some(github) = github {
-        match find_dashboard(github, label) {
-            Ok(Some((n, body))) => {
-                number = Some(n);
-                live = Some(reader::read(&body));
-            }
-            Ok(None) => {}
+        match dashboard_issue::find(github, label) {
+            Ok(open) => listed = Some(open),
             Err(e) => printer.say(&format!("The dashboard could not be read: {e}")),
         }
     }
+    let found_issue = listed.as_ref().and_then(|open| open.first());
+    let number = found_issue.map(|issue| issue.number);
+    let live: Option<ReadBody> = found_issue.map(|issue| reader::read(&issue.body));
 
     let plan = plan_scan(s, github, &setup, live.as_ref());
     printer.say(&plan.why);
@@ -182,15 +182,22 @@ fn scan(
         histories: BTreeMap::new(),
         own_runs: BTreeMap::new(),
         merging: BTreeMap::new(),
+        drift_not_checked: BTreeSet::new(),
+        last_recorded: BTreeMap::new(),
+        runs: Vec::new(),
     };
 
-    // The first write: the dashboard says a scan is running (decision 0108).
-    if let (Some(github), Some(number), Some(live)) = (github, number, live.as_ref())
+    // The first write: the dashboard says a scan is running (decision 0108). It starts
+    // from the body the list brought, and is read back like every write.
+    if let (Some(github), Some(number), Some(live), Some(issue)) =
+        (github, number, live.as_ref(), found_issue)
         && let Some(view) = rows::running(&scanned, live, scanned.at, &s.job.run_url())
     {
         match body::render(&view) {
             Ok(running) => {
-                if let Err(e) = write_loop::write(github, number, |_| running.clone()) {
+                if let Err(e) =
+                    write_loop::write_over(github, number, issue.body.clone(), |_| running.clone())
+                {
                     printer.say(&format!(
                         "The dashboard could not say a scan is running: {e}"
                     ));
@@ -359,8 +366,17 @@ fn scan(
     if !adapters.is_empty() {
         let size = pool::PoolSize::choose(s.inputs.concurrency, s.cores);
         printer.say(&size.sentence());
-        // Drift checks run on scheduled and manual full scans, for the stacks that ask.
+        // Drift checks run on scheduled and manual full scans, for the stacks that ask,
+        // and on every scan for the stacks whose live rows show drift or say it was not
+        // checked, so a push keeps a drift it cannot fix (ADR 0029).
         let drift_scan = plan.is_full() && matches!(s.job.event, Event::Schedule | Event::Dispatch);
+        let drift_shown = |id: &StackId| {
+            live.as_ref().is_some_and(|live| {
+                live.rows.iter().any(|r| {
+                    r.facts.stack == id.as_str() && (r.facts.drift || r.facts.drift_check_failed)
+                })
+            })
+        };
         let works: Vec<pool::Work<'_>> = adapters
             .iter()
             .map(|adapter| {
@@ -372,7 +388,8 @@ fn scan(
                 pool::Work {
                     adapter,
                     env: env_of(adapter),
-                    drift: drift_scan && settings.is_some_and(|st| st.drift),
+                    drift: settings.is_some_and(|st| st.drift)
+                        && (drift_scan || drift_shown(adapter.id())),
                     tool_diff: config.settings.scan.log_diff,
                     value_fingerprint: settings.is_none_or(|st| st.value_fingerprint),
                     time_limit: settings
@@ -409,6 +426,13 @@ fn scan(
                     "::warning::The preview of {id} failed twice: {}.",
                     failure.reason
                 ));
+            }
+            if let Some(failure) = &p.drift_check {
+                printer.say(&format!(
+                    "::warning::The drift check of {id} failed: {}. Its row says drift not checked.",
+                    failure.reason
+                ));
+                scanned.drift_not_checked.insert(id.clone());
             }
             logs.entry(id.clone()).or_default().extend(p.log);
             tries.insert(id.clone(), (p.tries, p.took.as_secs_f64()));
@@ -500,39 +524,39 @@ fn scan(
         red = true;
     }
 
-    if let Some(github) = github {
-        let page_links = PageLinks {
-            dashboard: format!(
-                "{}/{}/issues?q={}",
-                s.job.server,
-                s.job.repository,
-                form_urlencoded::byte_serialize(
-                    format!("is:issue is:open label:\"{label}\"").as_bytes()
-                )
-                .collect::<String>()
-            ),
-            summary: s.job.attempt_url(),
-            job: job_url(s),
-        };
-        scanned.pages = pages::write(github, &s.job.sha, &found, &page_links, &mut |line| {
-            printer.say(&line)
-        });
-    }
-
     // The late write, and the deploys a merge started there.
     let mut started = Vec::new();
+    let page_links = PageLinks {
+        dashboard: format!(
+            "{}/{}/issues?q={}",
+            s.job.server,
+            s.job.repository,
+            form_urlencoded::byte_serialize(
+                format!("is:issue is:open label:\"{label}\"").as_bytes()
+            )
+            .collect::<String>()
+        ),
+        summary: s.job.attempt_url(),
+        job: job_url(s),
+    };
+    let late = Late {
+        listed,
+        page_links: &page_links,
+    };
     let (written, dashboard_url, dashboard_changed) = match target {
-        Target::GitHub(github) => match write_github(*github, &scanned, &found, s.job, printer) {
-            Ok((body, url, changed, merged)) => {
-                red |= merged.red;
-                started = merged.started;
-                (body, Some(url), changed)
+        Target::GitHub(github) => {
+            match write_github(*github, &scanned, &found, s.job, late, printer) {
+                Ok((body, url, changed, merged)) => {
+                    red |= merged.red;
+                    started = merged.started;
+                    (body, Some(url), changed)
+                }
+                Err(why) => {
+                    printer.say(&format!("::error::{why}"));
+                    return (Outcome::Failed, Vec::new());
+                }
             }
-            Err(why) => {
-                printer.say(&format!("::error::{why}"));
-                return (Outcome::Failed, Vec::new());
-            }
-        },
+        }
         Target::Folder(_) => {
             let view = rows::view(&scanned, &found, None, &rows::NoTicks);
             match body::render(&view) {
@@ -638,43 +662,37 @@ fn plan_scan(
     )
 }
 
-/// The open dashboard issue with the label (the lowest, as `dashboard_issue` keeps it)
-/// and its body.
-fn find_dashboard(
-    github: &dyn GitHub,
-    label: &str,
-) -> Result<Option<(u64, String)>, sluiceway_github::GitHubError> {
-    let Some(number) = github
-        .open_issues_labelled(label)?
-        .into_iter()
-        .map(|i| i.number)
-        .min()
-    else {
-        return Ok(None);
-    };
-    Ok(Some((number, github.read_body(number, None)?.body)))
+/// What the late write takes from the scan's start: the issues the label listed, with
+/// their bodies (`None` when that list failed), and where preview pages link.
+struct Late<'a> {
+    listed: Option<Vec<Issue>>,
+    page_links: &'a PageLinks,
 }
 
-/// The late read and write: find or make the issue, learn the open records, build from
-/// the live body in the write loop.
+/// The late read and write: find or make the issue, learn the open records and the
+/// workflow's runs, write the pages and attribution of the rows that changed, build from
+/// the live body in the write loop, and pin the issue when its read says it is not.
 fn write_github(
     github: &dyn GitHub,
     scanned: &Scanned<'_>,
     found: &BTreeMap<StackId, Found>,
     job: &Job,
+    late: Late<'_>,
     printer: &mut Printer,
 ) -> Result<(Written, String, bool, merge::Merged), String> {
+    let dashboard = &scanned.config.settings.dashboard;
     let first = body::render(&rows::view(scanned, found, None, &rows::NoTicks))
         .map_err(|e| format!("The dashboard could not be written: {e}."))?;
-    let ensured = dashboard_issue::ensure(github, &scanned.config.settings.dashboard, &first)
+    let open = match late.listed {
+        Some(open) => open,
+        None => dashboard_issue::find(github, &dashboard.label)
+            .map_err(|e| format!("The dashboard could not be found or made: {e}."))?,
+    };
+    let at_start = open.first().map(|issue| reader::read(&issue.body));
+    let ensured = dashboard_issue::ensure(github, dashboard, &first, open)
         .map_err(|e| format!("The dashboard could not be found or made: {e}."))?;
     let number = ensured.issue.number;
     let url = ensured.issue.html_url.clone();
-    if let dashboard_issue::Pin::Refused(why) = &ensured.pin {
-        printer.say(&format!(
-            "::warning::The dashboard (#{number}) could not be pinned, so it is left unpinned: {why}. Unpin another issue, or set dashboard.pin to false."
-        ));
-    }
     let records = Records::read(
         github,
         &scanned.discovery.stacks,
@@ -687,6 +705,12 @@ fn write_github(
     })?;
     let open = records.open();
     let fresher = records.newer_than(scanned.at);
+    let runs = runs::Seen::read(github, scanned.workflow_file, scanned.run);
+    if let runs::Seen::Failed { why, .. } = &runs {
+        printer.say(&format!(
+            "The workflow's runs could not be read, so the dashboard does not say which wait for a runner or failed: {why}."
+        ));
+    }
     // A push to the default branch deploys the stacks that deploy on merge (decision
     // 0095), before the rows are drawn, so they say so.
     let merged = match job.merger() {
@@ -694,32 +718,48 @@ fn write_github(
         None => merge::Merged::default(),
     };
     let run_url = |run: u64| scanned.links.run(run);
-    let with_records = Scanned {
+    let mut with_records = Scanned {
         open_records: &open,
         fresher_records: &fresher,
         trail: records.trail(run_url),
         failures: records.failure_lines(run_url),
-        pages: scanned.pages.clone(),
-        attributions: attributions(github, scanned, found, &records, printer),
+        pages: BTreeMap::new(),
+        attributions: BTreeMap::new(),
         hints: scanned.hints.clone(),
         links: scanned.links.clone(),
         job_url: scanned.job_url.clone(),
         histories: scanned.histories.clone(),
         own_runs: records.runs(),
         merging: merged.rows.clone(),
+        drift_not_checked: scanned.drift_not_checked.clone(),
+        last_recorded: records.last_recorded(),
+        runs: runs.others(),
         ..*scanned
     };
-    let ticks = ResolveRuns {
+    // Rows drawn from the same inputs as the live ones are kept as they are (ADR 0029):
+    // their pages and attribution are not asked for again.
+    let kept = at_start
+        .as_ref()
+        .map(|live| rows::kept(&with_records, found, live))
+        .unwrap_or_default();
+    let changed: BTreeMap<StackId, Found> = found
+        .iter()
+        .filter(|(id, _)| !kept.contains(*id))
+        .map(|(id, f)| (id.clone(), f.clone()))
+        .collect();
+    with_records.pages = pages::write(
         github,
-        workflow: scanned.workflow_file.map(str::to_owned),
-        own_run: scanned.run,
-        asked: std::cell::OnceCell::new(),
-    };
+        scanned.sha,
+        &changed,
+        late.page_links,
+        &mut |line| printer.say(&line),
+    );
+    with_records.attributions = attributions(github, scanned, &changed, &records, printer);
     let mut last: Option<Written> = None;
     let mut too_big = None;
     let written = write_loop::write(github, number, |from| {
         let live = reader::read(from);
-        let view = rows::view(&with_records, found, Some(&live), &ticks);
+        let view = rows::view(&with_records, found, Some(&live), &runs);
         match body::render(&view) {
             Ok(text) => {
                 last = Some(Written {
@@ -738,7 +778,7 @@ fn write_github(
     if let Some(why) = too_big {
         return Err(format!("The dashboard could not be written: {why}."));
     }
-    if let Some(Err(why)) = ticks.asked.get() {
+    if let Some(why) = runs.needed_and_failed() {
         return Err(format!(
             "The workflow's runs could not be read, so a tick may be lost: {why}."
         ));
@@ -748,43 +788,17 @@ fn write_github(
             "An edit landed on the dashboard (#{number}) between the read and the write, and the write went over it. The dashboard was written again on top of that edit."
         ));
     }
+    if let dashboard_issue::Pin::Refused(why) =
+        dashboard_issue::pin(github, dashboard, &ensured.issue, written.pinned)
+    {
+        printer.say(&format!(
+            "::warning::The dashboard (#{number}) could not be pinned, so it is left unpinned: {why}. Unpin another issue, or set dashboard.pin to false."
+        ));
+    }
     let last = last.ok_or_else(|| "The dashboard could not be written.".to_owned())?;
     let changed = written.writes > 0 || ensured.how == dashboard_issue::How::Created;
     printer.say(&format!("The dashboard is {url}."));
     Ok((last, url, changed, merged))
-}
-
-/// Asks GitHub once whether a run of this workflow started by an issue edit (a resolve
-/// that will pick the ticks up) is not over yet. Without a workflow file to ask about,
-/// the ticks are taken to be on their way: nothing is swept that might be picked up.
-struct ResolveRuns<'a> {
-    github: &'a dyn GitHub,
-    workflow: Option<String>,
-    own_run: u64,
-    asked: std::cell::OnceCell<Result<bool, String>>,
-}
-
-impl rows::TicksInFlight for ResolveRuns<'_> {
-    fn in_flight(&self) -> bool {
-        let Some(workflow) = &self.workflow else {
-            return true;
-        };
-        let answer = self.asked.get_or_init(|| {
-            let filter = sluiceway_github::RunsFilter {
-                event: Some("issues".to_owned()),
-                status: None,
-            };
-            self.github
-                .workflow_runs(workflow, &filter)
-                .map(|runs| {
-                    runs.iter()
-                        .any(|r| r.id != self.own_run && r.status != "completed")
-                })
-                .map_err(|e| e.to_string())
-        });
-        // A failed read fails the write after the loop; until then nothing is swept.
-        answer.as_ref().copied().unwrap_or(true)
-    }
 }
 
 /// Attributes the pending stacks (decision 0026) from one walk of recent commits. A
@@ -886,7 +900,10 @@ pub(crate) fn say_under_the_scan_line(
     printer: &mut Printer,
 ) {
     let label = setup::configured_label(&Checkout::new(&job.workspace));
-    let Ok(Some((number, _))) = find_dashboard(github, &label) else {
+    let Some(number) = dashboard_issue::find(github, &label)
+        .ok()
+        .and_then(|open| open.first().map(|issue| issue.number))
+    else {
         return;
     };
     let result = write_loop::write(github, number, |from| {

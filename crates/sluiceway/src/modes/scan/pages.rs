@@ -1,7 +1,10 @@
 //! The preview pages (decision 0050): one neutral check run per pending or drifted
-//! stack on the scanned commit, which that stack's row links to. A page never fails the
-//! scan: after GitHub refuses one (no `checks: write`, or a rate limit) no more are
-//! written in this job, and the rows link to the summary instead.
+//! stack on the scanned commit, which that stack's row links to. A page is filed under
+//! its diff hash (the check run's `external_id`); the hash covers everything the page
+//! lists, so a page already on the commit under the same hash is linked as it is and
+//! not written again. A page never fails the scan: after GitHub refuses one (no
+//! `checks: write`, or a rate limit) no more are written in this job, and the rows link
+//! to the summary instead.
 
 use std::collections::BTreeMap;
 
@@ -44,10 +47,17 @@ pub(super) fn write(
     };
     for diff in diffs {
         let page = preview_page::render(diff, links);
-        let id = existing.iter().find(|r| r.name == page.name).map(|r| r.id);
+        let hash = diff.hash();
+        let same = existing.iter().find(|r| r.name == page.name);
+        if let Some(run) = same.filter(|r| r.external_id.as_deref() == Some(hash.as_str())) {
+            written.insert(diff.stack.clone(), run.html_url.clone());
+            continue;
+        }
+        let id = same.map(|r| r.id);
         let page = PreviewPage {
             sha: sha.to_owned(),
             name: page.name,
+            external_id: hash,
             title: page.title,
             summary: page.summary,
             text: page.text,

@@ -97,6 +97,8 @@ pub struct Previewed {
     /// Both tries together.
     pub took: Duration,
     pub tries: u8,
+    /// The drift check ran and failed; the preview still counts (decision 0121).
+    pub drift_check: Option<Failure>,
 }
 
 /// Previews every work item; the results come back in the order of `works`.
@@ -157,6 +159,7 @@ pub fn preview_all(
         first.result = retried.result;
         first.took += retried.took;
         first.tries = 2;
+        first.drift_check = retried.drift_check;
     }
     results
 }
@@ -196,6 +199,7 @@ fn one(work: &Work<'_>, ctx: &Context<'_>) -> Previewed {
     };
     let started = Instant::now();
     let mut log = Vec::new();
+    let mut drift_check = None;
     let result = catch_unwind(AssertUnwindSafe(|| {
         let step = work.adapter.preview(ctx, false);
         log.extend(step.log.job_log_lines().iter().cloned());
@@ -204,7 +208,13 @@ fn one(work: &Work<'_>, ctx: &Context<'_>) -> Previewed {
             && let Some(check) = work.adapter.detect_drift(ctx)
         {
             log.extend(check.log.job_log_lines().iter().cloned());
-            diff.drift = Some(check.result?);
+            match check.result {
+                Ok(drift) => diff.drift = Some(drift),
+                Err(failure) => {
+                    log.push(format!("The drift check failed: {}.", failure.reason));
+                    drift_check = Some(failure);
+                }
+            }
         }
         if work.tool_diff {
             let step = work.adapter.tool_diff(ctx);
@@ -224,6 +234,7 @@ fn one(work: &Work<'_>, ctx: &Context<'_>) -> Previewed {
         log,
         took: started.elapsed(),
         tries: 1,
+        drift_check,
     }
 }
 

@@ -18,9 +18,10 @@ use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::outside::{self, OutsideDeploy, OutsideKind};
 use sluiceway_dashboard::reader::ReadBody;
 use sluiceway_dashboard::view::{
-    Attribution, BulkNote, BulkSection, Confirm, FailureLine, Hint, Links, NoteWhy, Root, Row,
-    RowSource, State, TrailEntry, View,
+    Attribution, BulkNote, BulkSection, Confirm, FailedRuns, FailureLine, Hint, Links, NoteWhy,
+    Root, Row, RowSource, RunWaiting, State, TrailEntry, View,
 };
+use sluiceway_github::WorkflowRun;
 use sluiceway_tools::adapter::{DeployKind, Deployed};
 
 /// What this scan knows of one stack it previewed (or could not).
@@ -68,6 +69,103 @@ pub struct Scanned<'a> {
     pub own_runs: BTreeMap<StackId, BTreeSet<u64>>,
     /// What this push's merge did to the rows of the stacks that deploy on merge.
     pub merging: BTreeMap<StackId, MergeRow>,
+    /// The stacks whose drift check ran and failed (decision 0121).
+    pub drift_not_checked: BTreeSet<StackId>,
+    /// When each stack's newest deployment record was made or last given a status.
+    pub last_recorded: BTreeMap<StackId, Timestamp>,
+    /// The workflow's newest runs but this one, for the lines under the scan line.
+    pub runs: Vec<WorkflowRun>,
+}
+
+/// How long a run waits for a runner before the dashboard says so (decision 0086).
+const LONG_WAIT: jiff::SignedDuration = jiff::SignedDuration::from_mins(10);
+
+/// The run queued longest, when it has waited ten minutes or more at `at`, and how many
+/// others have; ties go to the lower run id. Queued is GitHub's `queued` status alone.
+pub fn waiting(runs: &[WorkflowRun], at: Timestamp) -> Option<RunWaiting> {
+    let mut long: Vec<&WorkflowRun> = runs
+        .iter()
+        .filter(|r| r.status == "queued" && at.duration_since(r.started_at) >= LONG_WAIT)
+        .collect();
+    long.sort_by_key(|r| (r.started_at, r.id));
+    let longest = long.first()?;
+    Some(RunWaiting {
+        run: longest.id,
+        since: longest.started_at,
+        more: long.len() - 1,
+    })
+}
+
+/// The runs that failed (`failure`, `timed_out`, `startup_failure`) and started after
+/// the scan before (`since`) and not after this one (`until`); the newest named.
+pub fn failed_since(
+    runs: &[WorkflowRun],
+    since: Timestamp,
+    until: Timestamp,
+) -> Option<FailedRuns> {
+    let failed: Vec<&WorkflowRun> = runs
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.conclusion.as_deref(),
+                Some("failure" | "timed_out" | "startup_failure")
+            ) && r.started_at > since
+                && r.started_at <= until
+        })
+        .collect();
+    let newest = failed.iter().max_by_key(|r| (r.started_at, r.id))?;
+    Some(FailedRuns {
+        count: failed.len(),
+        newest: newest.id,
+        at: newest.started_at,
+    })
+}
+
+/// Whether a fresh pending or drifted row would be drawn exactly as the live block is
+/// (ADR 0029): an earlier scan drew the live body at this commit, from the same inputs
+/// (the block's `drawn` digest), and no deployment record of the stack moved since
+/// then, so its attribution and preview page are the ones the block shows. A body this
+/// run drew itself (the issue it just made) is never one.
+fn drawn_alike(
+    block: &sluiceway_dashboard::reader::RowBlock,
+    row: &Row,
+    scanned: &Scanned<'_>,
+    live_root: Option<&Root>,
+) -> bool {
+    let Some(root) = live_root.filter(|r| r.scan_sha == scanned.sha && r.scan_run != scanned.run)
+    else {
+        return false;
+    };
+    !block.ticked
+        && block.facts.drawn.is_some()
+        && block.facts.drawn == row.drawn(scanned.version)
+        && scanned
+            .last_recorded
+            .get(&row.stack)
+            .is_none_or(|at| *at <= root.scan_at)
+}
+
+/// The previewed stacks whose rows the live body already shows as they would be drawn
+/// now: the late write keeps their blocks, so their pages and attribution are not asked
+/// for.
+pub fn kept(
+    scanned: &Scanned<'_>,
+    found: &BTreeMap<StackId, Found>,
+    live: &ReadBody,
+) -> BTreeSet<StackId> {
+    let root = Root::read(live);
+    found
+        .iter()
+        .filter(|(id, found)| {
+            live.rows
+                .iter()
+                .find(|b| b.facts.stack == id.as_str())
+                .is_some_and(|block| {
+                    drawn_alike(block, &fresh(id, found, scanned), scanned, root.as_ref())
+                })
+        })
+        .map(|(id, _)| id.clone())
+        .collect()
 }
 
 /// Whether the ticks in the live body are on their way to a resolve run: asked of
@@ -146,6 +244,7 @@ pub fn view(
     let live_root = live
         .and_then(|l| l.root.as_ref())
         .filter(|r| r.get("v") == Some("1"));
+    let root_read = live.and_then(Root::read);
     let (full_scan_at, full_scan_run) = if scanned.full {
         (Some(scanned.at), Some(scanned.run))
     } else {
@@ -192,6 +291,11 @@ pub fn view(
                         Some(RowSource::Fresh(row))
                     }
                 }
+                (Some(found), Some(block))
+                    if drawn_alike(block, &fresh(&stack.id, found, scanned), scanned, root_read.as_ref()) =>
+                {
+                    Some(RowSource::Carried(block.clone()))
+                }
                 (Some(found), block) => {
                     let mut row = fresh(&stack.id, found, scanned);
                     let same_commit =
@@ -219,6 +323,10 @@ pub fn view(
             scan_at: scanned.at,
             full_scan_at,
             full_scan_run,
+            waiting: waiting(&scanned.runs, scanned.at),
+            failed_runs: root_read
+                .as_ref()
+                .and_then(|r| failed_since(&scanned.runs, r.scan_at, scanned.at)),
         },
         links: scanned.links.clone(),
         rows,
@@ -345,6 +453,7 @@ fn fresh(id: &StackId, found: &Found, scanned: &Scanned<'_>) -> Row {
         state,
         failure: scanned.failures.get(id).cloned(),
         notes,
+        drift_not_checked: scanned.drift_not_checked.contains(id),
     }
 }
 
@@ -494,6 +603,9 @@ mod tests {
             histories: BTreeMap::new(),
             own_runs: BTreeMap::new(),
             merging: BTreeMap::new(),
+            drift_not_checked: BTreeSet::new(),
+            last_recorded: BTreeMap::new(),
+            runs: Vec::new(),
         }
     }
 
