@@ -110,15 +110,21 @@ pub fn render(view: &View) -> Result<String, BodyError> {
         })
         .collect();
     let mut levels = vec![0usize; rows.len()];
-    let assemble = |levels: &[usize]| {
+    let mut shipped = Shipping::Named;
+    let assemble = |levels: &[usize], shipped: Shipping| {
         let blocks: Vec<&Block> = rows
             .iter()
             .zip(levels)
             .map(|(r, l)| &r.levels[*l])
             .collect();
-        body(view, &zone, &blocks)
+        body(view, &zone, &blocks, shipped)
     };
-    let mut text = assemble(&levels);
+    let mut text = assemble(&levels, shipped);
+    if units(&text) > TARGET {
+        // The trail's shipped lines give way to their counts before any row is shortened.
+        shipped = Shipping::Counted;
+        text = assemble(&levels, shipped);
+    }
     if units(&text) > TARGET {
         // Sizes are added up rather than measured on a whole body each step: the parts
         // around the rows do not change with a row's level, but for the shortened note.
@@ -171,7 +177,7 @@ pub fn render(view: &View) -> Result<String, BodyError> {
                 levels[i] = level;
             }
         }
-        text = assemble(&levels);
+        text = assemble(&levels, shipped);
     }
     let size = units(&text);
     if size > HARD_LIMIT_UNITS || text.len() > HARD_LIMIT_BYTES {
@@ -431,7 +437,88 @@ fn good_news(view: &View) -> &'static str {
     LINES[usize::try_from(day.rem_euclid(3)).unwrap_or(0)]
 }
 
-fn body(view: &View, zone: &TimeZone, blocks: &[&Block]) -> String {
+/// How the trail's shipped lines are drawn: naming each change, or only counting them
+/// when the body is over its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shipping {
+    Named,
+    Counted,
+}
+
+/// `shipped #102 by dave, [abc1234](…) by alice, and 1 change outside this stack ·
+/// [compare](…)`, its marker at the end; counted, `shipped 1 pull request and 1 push,
+/// and …`.
+fn shipped_line(shipped: &crate::shipped::Shipped, view: &View, how: Shipping) -> String {
+    let names = view.attribution_names;
+    let mut parts: Vec<String> = if how == Shipping::Counted || names == 0 {
+        let prs = shipped
+            .changes
+            .iter()
+            .filter(|c| matches!(c, crate::view::Attributed::PullRequest { .. }))
+            .count();
+        let pushes = shipped.changes.len() - prs;
+        let mut counted = Vec::new();
+        if prs > 0 {
+            counted.push(plural(prs, "pull request", "pull requests"));
+        }
+        if pushes > 0 {
+            counted.push(plural(pushes, "push", "pushes"));
+        }
+        if counted.is_empty() {
+            Vec::new()
+        } else {
+            vec![counted.join(" and ")]
+        }
+    } else {
+        let mut named: Vec<String> = shipped
+            .changes
+            .iter()
+            .take(names)
+            .map(|change| match change {
+                crate::view::Attributed::PullRequest { number, author } => {
+                    format!("#{number} by {}", crate::escape::text(author))
+                }
+                crate::view::Attributed::Push { sha, author } => format!(
+                    "[{}]({}) by {}",
+                    &sha[..7],
+                    view.links.commit(sha),
+                    crate::escape::text(author)
+                ),
+            })
+            .collect();
+        let more = shipped.changes.len().saturating_sub(names);
+        if more > 0 {
+            named.push(format!("and {more} more"));
+        }
+        vec![named.join(", ")]
+    };
+    if shipped.outside > 0 {
+        parts.push(format!(
+            "{} outside this stack",
+            plural(shipped.outside, "change", "changes")
+        ));
+    }
+    if shipped.earlier {
+        parts.push("earlier changes".to_owned());
+    }
+    let what = match parts.len() {
+        1 => parts.remove(0),
+        _ => {
+            let last = parts.pop().unwrap_or_default();
+            format!("{}, and {last}", parts.join(", "))
+        }
+    };
+    format!(
+        "  shipped {what} · [compare]({}/{}/compare/{}...{}) {}",
+        view.links.server,
+        view.links.repository,
+        &shipped.from[..12],
+        &shipped.to[..12],
+        shipped.marker().render()
+    )
+}
+
+fn body(view: &View, zone: &TimeZone, blocks: &[&Block], shipping: Shipping) -> String {
     let layout = &view.layout;
     let personality = layout.personality;
     let mut sorted: Vec<&Block> = blocks.to_vec();
@@ -780,6 +867,7 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block]) -> String {
                             let (dot, word) = match entry.result {
                                 TrailResult::Deployed => ("🟢", ""),
                                 TrailResult::DriftFixed => ("🟢", "drift fixed · "),
+                                TrailResult::DriftGone => ("⚪", "drift gone · "),
                                 TrailResult::NoChanges => ("⚪", "no changes · "),
                                 TrailResult::Rehearsed => ("🟣", "rehearsed · "),
                                 TrailResult::Failed => ("🔴", "failed · "),
@@ -797,6 +885,9 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block]) -> String {
                                 minute(&entry.at),
                                 entry.run
                             );
+                            if let Some(shipped) = &entry.shipped {
+                                let _ = writeln!(out, "{}", shipped_line(shipped, view, shipping));
+                            }
                         }
                         Trail::Outside(deploy) => {
                             let what = match deploy.kind {

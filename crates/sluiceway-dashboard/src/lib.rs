@@ -12,5 +12,6 @@ pub mod pictures;
 pub mod preview_page;
 pub mod reader;
 mod rows;
+pub mod shipped;
 pub mod summary;
 pub mod view;

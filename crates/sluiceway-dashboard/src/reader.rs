@@ -36,6 +36,8 @@ pub struct ReadBody {
     pub bulk: Vec<BoxLine>,
     /// The markers of the trail's lines for deploys made outside the dashboard.
     pub outside: Vec<Marker>,
+    /// The markers of the trail's shipped lines (decision 0072).
+    pub shipped: Vec<Marker>,
 }
 
 impl ReadBody {
@@ -104,6 +106,10 @@ pub fn read(body: &str) -> ReadBody {
                     marker,
                     ticked: box_state(line) == Some(true),
                 });
+                i += 1;
+            }
+            "shipped" => {
+                read.shipped.push(marker);
                 i += 1;
             }
             "outside" => {

@@ -304,6 +304,10 @@ pub struct TrailEntry {
     pub on_merge: bool,
     pub at: Timestamp,
     pub run: String,
+    /// The deployment record the line stands for.
+    pub record: u64,
+    /// What the deploy shipped, when a scan walked it or a live line carries it.
+    pub shipped: Option<crate::shipped::Shipped>,
 }
 
 /// How a row or the trail credits a deploy: to the person who ticked it, or who merged
@@ -316,7 +320,10 @@ pub fn credit(login: &str, on_merge: bool) -> String {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TrailResult {
     Deployed,
+    /// A drift repair that put back what changed outside the code (decision 0059).
     DriftFixed,
+    /// A drift repair that found the drift already gone, and deployed nothing (0091).
+    DriftGone,
     NoChanges,
     Rehearsed,
     Failed,
@@ -344,6 +351,8 @@ pub struct Confirm {
     pub asked_by: String,
     pub stacks: Vec<StackId>,
     pub hashes: Vec<String>,
+    /// The run that asked for it: that run's own scan (a sweep's) keeps it, and any later
+    /// scan takes it back, so it lasts through one scan (decision 0083).
     pub scan_run: u64,
 }
 

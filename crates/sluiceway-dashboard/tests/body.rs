@@ -9,6 +9,7 @@ use sluiceway_core::diff::{Change, Diff, Op, Tracking};
 use sluiceway_core::stack::StackId;
 use sluiceway_dashboard::body::{self, HARD_LIMIT_UNITS, TARGET};
 use sluiceway_dashboard::reader;
+use sluiceway_dashboard::shipped::Shipped;
 use sluiceway_dashboard::view::*;
 
 fn at(text: &str) -> Timestamp {
@@ -232,6 +233,44 @@ fn every_state() -> View {
             on_merge: false,
             at: at("2026-11-30T09:41:00Z"),
             run: "https://github.com/acme/infra/actions/runs/890".into(),
+            record: 4711,
+            shipped: Some(Shipped {
+                record: 4711,
+                changes: vec![
+                    Attributed::PullRequest {
+                        number: 512,
+                        author: "dave".into(),
+                    },
+                    Attributed::Push {
+                        sha: "11fa403908e7cf940afa4635f39fb7d8bf5f0eaa".into(),
+                        author: "renovate[bot]".into(),
+                    },
+                ],
+                outside: 1,
+                earlier: false,
+                from: "7790ca54d9cff99a5dbeb4740ff3416ea32ce443".into(),
+                to: "34e410f2ce7bd7cfd94d9a2f1d5bc0b2dcc6aa91".into(),
+            }),
+        },
+        TrailEntry {
+            stack: id("monitoring/grafana:prod"),
+            result: TrailResult::DriftFixed,
+            login: "carol".into(),
+            on_merge: false,
+            at: at("2026-11-30T08:12:00Z"),
+            run: "https://github.com/acme/infra/actions/runs/880".into(),
+            record: 4705,
+            shipped: None,
+        },
+        TrailEntry {
+            stack: id("monitoring/loki:prod"),
+            result: TrailResult::DriftGone,
+            login: "carol".into(),
+            on_merge: false,
+            at: at("2026-11-30T08:10:00Z"),
+            run: "https://github.com/acme/infra/actions/runs/879".into(),
+            record: 4704,
+            shipped: None,
         },
         TrailEntry {
             stack: id("apps/web:prod"),
@@ -240,6 +279,8 @@ fn every_state() -> View {
             on_merge: true,
             at: at("2026-11-29T16:40:00Z"),
             run: "https://github.com/acme/infra/actions/runs/850".into(),
+            record: 0,
+            shipped: None,
         },
     ];
     view
@@ -540,7 +581,7 @@ fn the_repair_all_box_and_the_trails_length_follow_their_keys() {
             .nth(1)
             .map(|t| t.matches("actions/runs/8").count())
     };
-    assert_eq!(trail(&full), Some(2), "both records by default");
+    assert_eq!(trail(&full), Some(4), "every record by default");
     assert_eq!(
         trail(&rendered(|v| v.layout.recently_deployed = 1)),
         Some(1)
@@ -549,6 +590,39 @@ fn the_repair_all_box_and_the_trails_length_follow_their_keys() {
         trail(&rendered(|v| v.layout.recently_deployed = 0)),
         None,
         "0 hides the trail"
+    );
+}
+
+/// Decision 0072: a shipped line names what a deploy shipped and ends with its marker,
+/// so every writer reads it back; over the body's target it is counted before any row is
+/// shortened.
+#[test]
+fn a_shipped_line_reads_back_and_gives_way_to_its_count_first() {
+    let full = body::render(&every_state()).unwrap();
+    let read = reader::read(&full);
+    let shipped = sluiceway_dashboard::shipped::from_markers(&read.shipped);
+    assert_eq!(shipped.len(), 1);
+    assert_eq!(shipped[&4711].changes.len(), 2);
+    // Many pending rows: the body is over its target.
+    let mut view = every_state();
+    for i in 0..60 {
+        view.rows.push(RowSource::Fresh(big_row(1000 + i, 40, 0)));
+    }
+    let crowded = body::render(&view).unwrap();
+    assert!(
+        crowded.contains(
+            "  shipped 1 pull request and 1 push, and 1 change outside this stack · [compare]"
+        ),
+        "{}",
+        crowded
+            .split("## Recently deployed")
+            .nth(1)
+            .unwrap_or_default()
+    );
+    assert_eq!(
+        sluiceway_dashboard::shipped::from_markers(&reader::read(&crowded).shipped),
+        shipped,
+        "the count form keeps the facts"
     );
 }
 

@@ -216,6 +216,42 @@ fn a_page_whose_content_did_not_change_is_not_written_again() {
     );
 }
 
+/// A stack pending again at the very hash its last deploy deployed says so: the tool
+/// finds the change anew on every preview. Another hash, or a deploy that found nothing,
+/// says nothing.
+#[test]
+fn a_row_pending_again_at_the_hash_it_just_deployed_says_so() {
+    let bed = Bed::new();
+    let mut job = Job::new();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    assert_eq!(job.run(&bed, "push", &sha).code, Some(0));
+    let number = dashboard(&bed);
+    let hash = |stack: &str| {
+        reader::read(&bed.body(number))
+            .rows
+            .into_iter()
+            .find(|r| r.facts.stack == stack)
+            .and_then(|r| r.facts.hash)
+            .unwrap()
+    };
+    deployed_at_hash(&bed, "network", &sha, &hash("network"));
+    deployed_at_hash(&bed, "storage:dev", &sha, "0123456789abcdef");
+    job.env.push(("GITHUB_RUN_ID".into(), "4243".into()));
+    let ran = job.run(&bed, "schedule", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let rows = blocks(&bed.body(number));
+    assert!(
+        rows["network"].contains(
+            "this change went out with the last deploy and is waiting again at the same hash"
+        ),
+        "{}",
+        rows["network"]
+    );
+    for other in ["storage:dev", "storage:prod"] {
+        assert!(!rows[other].contains("waiting again"), "{}", rows[other]);
+    }
+}
+
 #[test]
 fn a_push_that_touches_one_stack_previews_only_it_and_carries_every_other_row() {
     let bed = Bed::new();

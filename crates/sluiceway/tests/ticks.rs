@@ -952,7 +952,8 @@ fn confirm_drawn(bed: &Bed) -> (Job, String, u64) {
 #[test]
 fn the_next_scan_takes_a_confirm_box_back_and_says_so() {
     let bed = Bed::new();
-    let (job, sha, number) = confirm_drawn(&bed);
+    let (mut job, sha, number) = confirm_drawn(&bed);
+    job.env.push(("GITHUB_RUN_ID".into(), "4243".into()));
     let ran = job.run(&bed, "schedule", &sha);
     assert_eq!(ran.code, Some(0), "{}", ran.log);
     let body = bed.body(number);
@@ -960,6 +961,127 @@ fn the_next_scan_takes_a_confirm_box_back_and_says_so() {
     assert!(
         body.contains("- [ ] Deploy all 3 pending stacks <!-- sluiceway:bulk section=\"pending\" note=\"expired\" -->\n  :information_source: The confirmation was taken back because a scan ran since it was asked for"),
         "{body}"
+    );
+}
+
+/// Decision 0072: a trail deploy says what it shipped since its stack's success before,
+/// walked by the scan; a tick's apply, which walks nothing, draws the line again from
+/// its marker.
+#[test]
+fn a_trail_deploy_says_what_it_shipped_and_every_writer_keeps_the_line() {
+    let bed = Bed::new();
+    let mut job = Job::new();
+    let first = push(&bed, "the first commit", &["network/main.tf"]);
+    deployed(&bed, "storage:dev", &first);
+    let second = push(&bed, "keep assets longer", &["storage/main.tf"]);
+    let third = push(&bed, "tooling", &["Makefile"]);
+    deployed(&bed, "storage:dev", &third);
+    let ran = job.run(&bed, "schedule", &third);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let number = dashboard(&bed);
+    let shipped_line = |body: &str| {
+        body.split("## Recently deployed")
+            .nth(1)
+            .and_then(|t| t.lines().find(|l| l.starts_with("  shipped ")))
+            .map(str::to_owned)
+    };
+    let line = shipped_line(&bed.body(number)).expect("a shipped line");
+    assert!(
+        line.starts_with(&format!(
+            "  shipped [{}](https://github.com/octo/infra/commit/{second}) by alice, and 1 change outside this stack · [compare](https://github.com/octo/infra/compare/{}...{})",
+            &second[..7],
+            &first[..12],
+            &third[..12]
+        )),
+        "{line}"
+    );
+    // A tick's run rewrites the dashboard and walks nothing: the line stays.
+    tick(&bed, number, "alice", "network");
+    let applied = on_edit(&bed, &mut job, &third, number, &[]);
+    assert_eq!(applied.outputs["outcome"], "deployed", "{}", applied.log);
+    let body = bed.body(number);
+    assert!(
+        body.contains("network · alice"),
+        "the tick's deploy is on the trail: {body}"
+    );
+    assert_eq!(shipped_line(&body), Some(line));
+}
+
+/// Decision 0086: the run the dashboard says waits for a runner drops the line when it
+/// writes; another writer keeps it.
+#[test]
+fn the_run_said_to_wait_for_a_runner_drops_the_line_when_it_writes() {
+    let bed = Bed::new();
+    bed.emulator
+        .act(Act::AddWorkflow {
+            repo: REPO.into(),
+            file: "deploy.yml".into(),
+        })
+        .unwrap();
+    let mut job = Job::new();
+    job.env.push((
+        "GITHUB_WORKFLOW_REF".into(),
+        format!("{REPO}/.github/workflows/deploy.yml@refs/heads/main"),
+    ));
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    bed.emulator
+        .act(Act::SetClock {
+            at: jiff::Timestamp::now() - jiff::SignedDuration::from_mins(40),
+        })
+        .unwrap();
+    let waiting = bed
+        .emulator
+        .act(Act::StartRun {
+            repo: REPO.into(),
+            workflow: "deploy.yml".into(),
+            event: "issues".into(),
+            actor: "alice".into(),
+        })
+        .unwrap()
+        .as_u64()
+        .unwrap();
+    let ran = job.run(&bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let number = dashboard(&bed);
+    let says = |body: &str| body.contains("queued for a runner");
+    assert!(says(&bed.body(number)), "{}", bed.body(number));
+    // Another run's tick keeps the line; the waiting run's own write drops it.
+    tick(&bed, number, "alice", "network");
+    job.env.push(("GITHUB_RUN_ID".into(), "6001".into()));
+    let other = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(other.outputs["outcome"], "deployed", "{}", other.log);
+    assert!(says(&bed.body(number)), "{}", bed.body(number));
+    tick(&bed, number, "alice", "storage:dev");
+    job.env.push(("GITHUB_RUN_ID".into(), waiting.to_string()));
+    let own = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(own.outputs["outcome"], "deployed", "{}", own.log);
+    assert!(!says(&bed.body(number)), "{}", bed.body(number));
+}
+
+/// Decision 0083: a confirm box lasts through one scan. A sweep's resolve draws it and
+/// the sweep's own scan keeps it; the scan of a later run takes it back.
+#[test]
+fn a_confirm_box_a_sweep_draws_lasts_through_its_own_scan() {
+    let bed = Bed::new();
+    let (mut job, sha, number) = scanned(&bed);
+    tick(&bed, number, "alice", "Deploy all");
+    let path = format!("{}:/usr/bin:/bin", tofu_dir().display());
+    job.env.push(("GITHUB_RUN_ID".into(), "5001".into()));
+    let sweep = job.run_with(&bed, "schedule", &sha, &path, &[("mode", "")]);
+    assert_eq!(sweep.code, Some(0), "{}", sweep.log);
+    let body = bed.body(number);
+    assert!(
+        body.contains("**Confirm:** deploy all 3 pending stacks")
+            && !body.contains("note=\"expired\""),
+        "the sweep's own scan keeps it: {body}"
+    );
+    job.env.push(("GITHUB_RUN_ID".into(), "5002".into()));
+    let later = job.run_with(&bed, "schedule", &sha, &path, &[]);
+    assert_eq!(later.code, Some(0), "{}", later.log);
+    let body = bed.body(number);
+    assert!(
+        !body.contains("**Confirm:**") && body.contains("note=\"expired\""),
+        "a later scan takes it back: {body}"
     );
 }
 

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use jiff::Timestamp;
-use sluiceway_core::record::{self, Payload};
+use sluiceway_core::record::{self, Approved, Payload};
 use sluiceway_core::stack::{Stack, StackId};
 use sluiceway_dashboard::view::{FailureLine, TrailEntry, TrailResult};
 use sluiceway_github::{DeploymentRecord, GitHub, GitHubError, RecordState};
@@ -109,17 +109,31 @@ impl Record {
 
     /// How the trail names this record, when it is a deploy fact at all.
     fn trail_result(&self) -> Option<TrailResult> {
+        let drift = self.payload.drift;
         match (self.state?, self.description.as_str()) {
+            (RecordState::Success, ended::IN_SYNC) if drift => Some(TrailResult::DriftGone),
             (RecordState::Success, ended::IN_SYNC) => Some(TrailResult::NoChanges),
+            (RecordState::Success, _) if drift => Some(TrailResult::DriftFixed),
             (RecordState::Success, _) => Some(TrailResult::Deployed),
             (RecordState::Inactive, ended::REHEARSED) => Some(TrailResult::Rehearsed),
             (RecordState::Inactive, ended::STARTED_LATER) => None,
+            (RecordState::Inactive, _) if drift => Some(TrailResult::DriftFixed),
             (RecordState::Inactive, _) => Some(TrailResult::Deployed),
             (RecordState::Failure | RecordState::Error, ended::MOVED) => None,
             (RecordState::Failure | RecordState::Error, _) => Some(TrailResult::Failed),
             _ => None,
         }
     }
+}
+
+/// A deploy on the trail and the commits it shipped: from its stack's success before to
+/// its own commit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShippedRange {
+    pub record: u64,
+    pub stack: StackId,
+    pub from: String,
+    pub to: String,
 }
 
 /// The records of every environment the stacks name, newest first.
@@ -196,6 +210,33 @@ impl Records {
         last
     }
 
+    /// The deploys on the trail that went out, each with the commit of its stack's
+    /// success before (a deploy, or one that found nothing): what decision 0072's shipped
+    /// line covers. A deploy with no success before it in the records read has none.
+    pub fn shipped_ranges(&self) -> Vec<ShippedRange> {
+        self.all
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| {
+                matches!(
+                    r.trail_result(),
+                    Some(TrailResult::Deployed | TrailResult::DriftFixed)
+                )
+            })
+            .filter_map(|(i, r)| {
+                let before = self.all[i + 1..]
+                    .iter()
+                    .find(|o| o.stack == r.stack && o.state == Some(RecordState::Success))?;
+                Some(ShippedRange {
+                    record: r.id,
+                    stack: r.stack.clone(),
+                    from: before.sha.clone(),
+                    to: r.sha.clone(),
+                })
+            })
+            .collect()
+    }
+
     /// Stacks with a record written after `since`.
     pub fn newer_than(&self, since: Timestamp) -> BTreeSet<StackId> {
         self.all
@@ -240,9 +281,33 @@ impl Records {
                     on_merge: r.payload.on_merge,
                     at: r.at,
                     run: run_url(r.payload.run),
+                    record: r.id,
+                    shipped: None,
                 })
             })
             .collect()
+    }
+
+    /// The hash each stack's newest ended record deployed, when that record went out
+    /// (a deploy or a drift repair that changed something): a fresh preview that is
+    /// pending at that very hash says so on its row.
+    pub fn deployed_hashes(&self) -> BTreeMap<StackId, String> {
+        let mut seen = BTreeSet::new();
+        let mut hashes = BTreeMap::new();
+        for record in &self.all {
+            let Some(result) = record.trail_result() else {
+                continue;
+            };
+            if !seen.insert(record.stack.clone()) {
+                continue;
+            }
+            if let (TrailResult::Deployed | TrailResult::DriftFixed, Approved::Hash(hash)) =
+                (result, &record.payload.approved)
+            {
+                hashes.insert(record.stack.clone(), hash.clone());
+            }
+        }
+        hashes
     }
 
     /// The failure line of each stack whose newest ended deploy failed: it stays on the
@@ -277,6 +342,113 @@ impl Records {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn record(
+        stack: &str,
+        hash: &str,
+        drift: bool,
+        state: RecordState,
+        description: &str,
+    ) -> Record {
+        Record {
+            id: 1,
+            opener: Opener::Workflow,
+            creator: Some(BOT.to_owned()),
+            stack: StackId::given(stack),
+            environment: "sluiceway".to_owned(),
+            sha: "34e410f2ce7bd7cfd94d9a2f1d5bc0b2dcc6aa91".to_owned(),
+            payload: Payload {
+                approved: Approved::Hash(hash.to_owned()),
+                ticker: "alice".to_owned(),
+                run: 7,
+                attempt: Some(1),
+                behind: Vec::new(),
+                drift,
+                on_merge: false,
+                fingerprint: None,
+                window: false,
+            },
+            state: Some(state),
+            description: description.to_owned(),
+            at: "2026-11-30T10:00:00Z".parse().unwrap(),
+        }
+    }
+
+    /// Decisions 0059 and 0091: a drift repair that changed something says drift fixed,
+    /// one that found nothing drift gone; only a deploy that went out names its hash.
+    #[test]
+    fn the_trail_tells_a_drift_repair_and_the_newest_deploy_names_its_hash() {
+        let records = Records {
+            all: vec![
+                record(
+                    "a",
+                    "1111111111111111",
+                    true,
+                    RecordState::Success,
+                    ended::DEPLOYED,
+                ),
+                record(
+                    "b",
+                    "2222222222222222",
+                    true,
+                    RecordState::Success,
+                    ended::IN_SYNC,
+                ),
+                record(
+                    "c",
+                    "3333333333333333",
+                    false,
+                    RecordState::Success,
+                    ended::DEPLOYED,
+                ),
+                record(
+                    "d",
+                    "4444444444444444",
+                    false,
+                    RecordState::Inactive,
+                    ended::REHEARSED,
+                ),
+                record(
+                    "c",
+                    "5555555555555555",
+                    false,
+                    RecordState::Success,
+                    ended::DEPLOYED,
+                ),
+            ],
+            strangers: Vec::new(),
+        };
+        let results: Vec<(String, TrailResult)> = records
+            .trail(|run| run.to_string())
+            .into_iter()
+            .map(|e| (e.stack.to_string(), e.result))
+            .collect();
+        assert_eq!(
+            results[..4],
+            [
+                ("a".to_owned(), TrailResult::DriftFixed),
+                ("b".to_owned(), TrailResult::DriftGone),
+                ("c".to_owned(), TrailResult::Deployed),
+                ("d".to_owned(), TrailResult::Rehearsed),
+            ]
+        );
+        let hashes = records.deployed_hashes();
+        assert_eq!(
+            hashes.get(&StackId::given("a")).map(String::as_str),
+            Some("1111111111111111")
+        );
+        assert_eq!(hashes.get(&StackId::given("b")), None, "nothing went out");
+        assert_eq!(
+            hashes.get(&StackId::given("c")).map(String::as_str),
+            Some("3333333333333333"),
+            "the newest record, listed first"
+        );
+        assert_eq!(
+            hashes.get(&StackId::given("d")),
+            None,
+            "a rehearsal deploys nothing"
+        );
+    }
 
     #[test]
     fn the_opener_is_the_workflow_a_writer_or_a_stranger_whatever_the_case() {

@@ -17,7 +17,7 @@ use sluiceway_dashboard::comment::{self, Unmet, Why};
 use sluiceway_dashboard::escape;
 use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::reader;
-use sluiceway_dashboard::view::{BulkNote, BulkSection, Confirm, Root, Row, RowSource, State};
+use sluiceway_dashboard::view::{BulkNote, BulkSection, Confirm, Row, RowSource, State};
 use sluiceway_github::{GitHub, GitHubError};
 
 use crate::base::Outcome;
@@ -238,7 +238,7 @@ fn resolve(
     let mut fates: Vec<(Tick, Fate)> = Vec::new();
     let mut allowed: BTreeMap<StackId, (&Stack, String, String)> = BTreeMap::new();
     let mut unmet = Vec::new();
-    let boxes = bulk_boxes(named, &live, &mut check);
+    let boxes = bulk_boxes(named, &live, &mut check, job.run_id);
     for (tick, walk) in boxes.ticks {
         let Tick::Row { stack, hash } = &tick else {
             continue;
@@ -507,6 +507,7 @@ fn bulk_boxes(
     named: Vec<(Tick, Walk)>,
     live: &reader::ReadBody,
     check: &mut TickCheck<'_>,
+    run: u64,
 ) -> Ticked {
     let direct: BTreeSet<String> = named
         .iter()
@@ -524,7 +525,9 @@ fn bulk_boxes(
         confirmed: BTreeMap::new(),
         said: Vec::new(),
     };
-    let scan_run = Root::read(live).map_or(0, |root| root.scan_run);
+    // The confirm box lasts through the scan of this run (a sweep's) and is taken back
+    // by any later one (decision 0083).
+    let scan_run = run;
     for (tick, walk) in named {
         match (tick, walk) {
             (Tick::Confirm(confirm), walk) => {

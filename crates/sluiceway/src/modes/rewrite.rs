@@ -87,6 +87,22 @@ pub fn freeze_hint(calendar: &Calendar, now: Timestamp) -> Option<Hint> {
     })
 }
 
+/// The trail with each deploy's shipped line: its own when this writer walked it, else
+/// the one the live body shows for the same record (decision 0072); only a scan walks.
+pub(crate) fn with_shipped(trail: &[TrailEntry], live: &ReadBody) -> Vec<TrailEntry> {
+    let carried = sluiceway_dashboard::shipped::from_markers(&live.shipped);
+    trail
+        .iter()
+        .map(|entry| TrailEntry {
+            shipped: entry
+                .shipped
+                .clone()
+                .or_else(|| carried.get(&entry.record).cloned()),
+            ..entry.clone()
+        })
+        .collect()
+}
+
 impl<'a> Rewrite<'a> {
     /// A job's rewrite over its setup, with the trail drawn from the records and the live
     /// body's bulk boxes carried.
@@ -132,7 +148,7 @@ impl Rewrite<'_> {
                 .map(|block| replace(block).unwrap_or_else(|| RowSource::Carried(block.clone())))
                 .collect(),
             unknown: live.unknown_rows().map(|r| r.text.clone()).collect(),
-            trail: self.trail.clone(),
+            trail: with_shipped(&self.trail, live),
             outside: carried_outside(live, self.discovery),
             ignored: ignored(self.discovery),
             confirms: boxes.confirms,

@@ -320,6 +320,11 @@ pub(crate) fn wrapped_tofu(first: &str) -> tempfile::TempDir {
 
 /// A successful deploy of `stack` at `sha`, as a record the dashboard did not open.
 pub(crate) fn deployed(bed: &Bed, stack: &str, sha: &str) {
+    deployed_at_hash(bed, stack, sha, "0123456789abcdef");
+}
+
+/// A successful deploy of `stack` at `sha` that deployed the diff with `hash`.
+pub(crate) fn deployed_at_hash(bed: &Bed, stack: &str, sha: &str, hash: &str) {
     use sluiceway_github::{NewDeploymentRecord, NewDeploymentStatus, RecordState};
     let record = bed
         .github
@@ -327,7 +332,7 @@ pub(crate) fn deployed(bed: &Bed, stack: &str, sha: &str) {
             sha: sha.into(),
             task: format!("sluiceway:{stack}"),
             environment: "sluiceway".into(),
-            payload: serde_json::json!({"v": 1, "hash": "0123456789abcdef", "ticker": "alice", "run": 41, "attempt": 1}),
+            payload: serde_json::json!({"v": 1, "hash": hash, "ticker": "alice", "run": 41, "attempt": 1}),
             description: "deploy".into(),
         })
         .unwrap();

@@ -9,6 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use sluiceway_core::claim::{Claim, Claimants, Claims};
+use sluiceway_dashboard::shipped::Shipped;
 use sluiceway_dashboard::view::{Attributed, Attribution};
 use sluiceway_github::{Actor, ActorKind, CommitFacts};
 
@@ -57,6 +58,33 @@ impl Walk<'_> {
             .filter(|c| !reached.contains(c.sha.as_str()))
             .collect();
         (range, inside)
+    }
+
+    /// The commits of the walk that `to` reaches and `from` does not, newest first;
+    /// whether `from` lies inside the walk; `None` when `to` is not in it.
+    fn between(&self, from: &str, to: &str) -> Option<(Vec<&CommitFacts>, bool)> {
+        let by_sha: HashMap<&str, &CommitFacts> =
+            self.commits.iter().map(|c| (c.sha.as_str(), c)).collect();
+        by_sha.get(to)?;
+        let reach = |start: &str| {
+            let mut reached = BTreeSet::new();
+            let mut next = vec![start.to_owned()];
+            while let Some(sha) = next.pop() {
+                if let Some(commit) = by_sha.get(sha.as_str())
+                    && reached.insert(commit.sha.clone())
+                {
+                    next.extend(commit.parents.iter().cloned());
+                }
+            }
+            reached
+        };
+        let (reached, before) = (reach(to), reach(from));
+        let range = self
+            .commits
+            .iter()
+            .filter(|c| reached.contains(&c.sha) && !before.contains(&c.sha))
+            .collect();
+        Some((range, by_sha.contains_key(from)))
     }
 
     /// The changes in the commits given, newest first, each pull request once.
@@ -170,6 +198,40 @@ pub fn attribute(a: &Attributing<'_>, index: usize, last_deploy: Option<&str>) -
         deployed: true,
         earlier: !inside,
     }
+}
+
+/// What the deploy of `record` shipped for the stack at `index`: the changes it claims
+/// between the commit of its success before (`from`) and its own (`to`). `None` when its
+/// own commit lies beyond the walk, or the range holds nothing (decision 0072).
+pub fn shipped(
+    a: &Attributing<'_>,
+    index: usize,
+    record: u64,
+    from: &str,
+    to: &str,
+) -> Option<Shipped> {
+    let (range, inside) = a.walk.between(from, to)?;
+    let mut changes = Vec::new();
+    let mut outside = 0;
+    for unit in a.walk.units(&range) {
+        let Some(files) = &unit.files else {
+            outside += 1;
+            continue;
+        };
+        if files.iter().any(|f| a.claimants.of(f).contains(&index)) {
+            changes.push(unit.attributed);
+        } else if files.iter().any(|f| a.claims.claim(f) == Claim::Unclaimed) {
+            outside += 1;
+        }
+    }
+    (!changes.is_empty() || outside > 0).then(|| Shipped {
+        record,
+        changes,
+        outside,
+        earlier: !inside,
+        from: from.to_owned(),
+        to: to.to_owned(),
+    })
 }
 
 fn short(sha: &str) -> &str {
@@ -338,6 +400,30 @@ mod tests {
             );
             let never = attribute(a, 0, None);
             assert!(!never.deployed && never.changes.is_empty() && never.compare.is_none());
+        });
+    }
+
+    #[test]
+    fn a_deploy_ships_what_its_commit_reaches_and_its_success_before_does_not() {
+        with(&[("c", &["infra/b.tf"])], |a| {
+            // A deploy of infra at d, after a success at b: only #7 (d), not c.
+            let at_d = shipped(a, 0, 9, "b", "d").unwrap();
+            assert_eq!(
+                at_d.changes,
+                [Attributed::PullRequest {
+                    number: 7,
+                    author: "erin".into()
+                }]
+            );
+            assert_eq!((at_d.record, at_d.earlier, at_d.outside), (9, false, 0));
+            // At e, after a success at b: the merge brings c too.
+            assert_eq!(shipped(a, 0, 9, "b", "e").unwrap().changes.len(), 2);
+            // A success before beyond the walk: its older changes are not named.
+            assert!(shipped(a, 0, 9, "0ld", "b").unwrap().earlier);
+            // A deploy's own commit beyond the walk, or a range with nothing: no line.
+            assert_eq!(shipped(a, 0, 9, "a", "zz"), None);
+            assert_eq!(shipped(a, 0, 9, "d", "d"), None);
+            assert_eq!(shipped(a, 1, 9, "b", "d"), None, "#7 is infra's alone");
         });
     }
 

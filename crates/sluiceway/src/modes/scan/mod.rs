@@ -30,6 +30,7 @@ use sluiceway_core::stack::{Stack, StackId, Tool};
 use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::preview_page::PageLinks;
 use sluiceway_dashboard::reader::{self, ReadBody};
+use sluiceway_dashboard::shipped::{self, Shipped};
 use sluiceway_dashboard::view::{Hint, View};
 use sluiceway_dashboard::{body, summary};
 use sluiceway_github::{GitHub, Issue};
@@ -45,7 +46,7 @@ use crate::modes::dashboard_issue;
 use crate::modes::inputs::Inputs;
 use crate::modes::job::{Clock, Event, Job};
 use crate::modes::outputs::Outputs;
-use crate::modes::records::Records;
+use crate::modes::records::{Records, ShippedRange};
 use crate::modes::resolve::Started;
 use crate::modes::rewrite::freeze_hint;
 use crate::modes::write_loop;
@@ -184,6 +185,7 @@ fn scan(
         merging: BTreeMap::new(),
         drift_not_checked: BTreeSet::new(),
         last_recorded: BTreeMap::new(),
+        deployed_hashes: BTreeMap::new(),
         runs: Vec::new(),
     };
 
@@ -733,6 +735,7 @@ fn write_github(
         merging: merged.rows.clone(),
         drift_not_checked: scanned.drift_not_checked.clone(),
         last_recorded: records.last_recorded(),
+        deployed_hashes: records.deployed_hashes(),
         runs: runs.others(),
         ..*scanned
     };
@@ -754,7 +757,33 @@ fn write_github(
         late.page_links,
         &mut |line| printer.say(&line),
     );
-    with_records.attributions = attributions(github, scanned, &changed, &records, printer);
+    // What the trail's deploys shipped: carried from the live lines, walked for the
+    // shown deploys that have none yet.
+    let carried = at_start
+        .as_ref()
+        .map(|live| shipped::from_markers(&live.shipped))
+        .unwrap_or_default();
+    let shown = usize::try_from(dashboard.recently_deployed).unwrap_or(usize::MAX);
+    let ranges: Vec<ShippedRange> = records
+        .shipped_ranges()
+        .into_iter()
+        .filter(|range| {
+            with_records
+                .trail
+                .iter()
+                .take(shown)
+                .any(|entry| entry.record == range.record)
+                && !carried.contains_key(&range.record)
+        })
+        .collect();
+    let mut walked = walk(github, scanned, &changed, &records, &ranges, printer);
+    with_records.attributions = walked.attributions;
+    for entry in &mut with_records.trail {
+        entry.shipped = walked
+            .shipped
+            .remove(&entry.record)
+            .or_else(|| carried.get(&entry.record).cloned());
+    }
     let mut last: Option<Written> = None;
     let mut too_big = None;
     let written = write_loop::write(github, number, |from| {
@@ -801,15 +830,25 @@ fn write_github(
     Ok((last, url, changed, merged))
 }
 
-/// Attributes the pending stacks (decision 0026) from one walk of recent commits. A
-/// failure leaves the lines out and is said once; it never stops the scan.
-fn attributions(
+/// What one walk of recent commits gives the late write: each pending stack's
+/// attribution (decision 0026) and what each trail deploy shipped (decision 0072).
+#[derive(Default)]
+struct Walked {
+    attributions: BTreeMap<StackId, sluiceway_dashboard::view::Attribution>,
+    shipped: BTreeMap<u64, Shipped>,
+}
+
+/// Walks the commits once, for the pending stacks in `found` and the trail deploys in
+/// `ranges`; with neither, nothing is asked. A failure leaves the lines out and is said
+/// once; it never stops the scan.
+fn walk(
     github: &dyn GitHub,
     scanned: &Scanned<'_>,
     found: &BTreeMap<StackId, Found>,
     records: &Records,
+    ranges: &[ShippedRange],
     printer: &mut Printer,
-) -> BTreeMap<StackId, sluiceway_dashboard::view::Attribution> {
+) -> Walked {
     let stacks = &scanned.discovery.stacks;
     let pending: Vec<usize> = stacks
         .iter()
@@ -817,16 +856,16 @@ fn attributions(
         .filter(|(_, s)| matches!(found.get(&s.id), Some(Found::Diff(d)) if !d.changes.is_empty()))
         .map(|(i, _)| i)
         .collect();
-    if pending.is_empty() {
-        return BTreeMap::new();
+    if pending.is_empty() && ranges.is_empty() {
+        return Walked::default();
     }
     let settings = &scanned.config.settings;
     let lookback = u16::try_from(settings.attribution.lookback).unwrap_or(u16::MAX);
     let commits = match github.recent_commits(scanned.sha, lookback) {
         Ok(commits) => commits,
         Err(e) => {
-            printer.say(&format!("No row says who changed what: {e}."));
-            return BTreeMap::new();
+            printer.say(&format!("No row or trail line says who changed what: {e}."));
+            return Walked::default();
         }
     };
     let default_branch = scanned.default_branch;
@@ -853,7 +892,7 @@ fn attributions(
         ),
         Claimants::new(stacks),
     ) else {
-        return BTreeMap::new();
+        return Walked::default();
     };
     let attributing = attribution::Attributing {
         walk: attribution::Walk {
@@ -872,10 +911,26 @@ fn attributions(
         .enumerate()
         .filter_map(|(i, s)| Some((i, last_deploys.get(&s.id)?.clone())))
         .collect();
-    attribution::all(&attributing, &pending, &last)
-        .into_iter()
-        .map(|(i, a)| (stacks[i].id.clone(), a))
-        .collect()
+    let index_of = |id: &StackId| stacks.iter().position(|s| &s.id == id);
+    Walked {
+        attributions: attribution::all(&attributing, &pending, &last)
+            .into_iter()
+            .map(|(i, a)| (stacks[i].id.clone(), a))
+            .collect(),
+        shipped: ranges
+            .iter()
+            .filter_map(|range| {
+                let shipped = attribution::shipped(
+                    &attributing,
+                    index_of(&range.stack)?,
+                    range.record,
+                    &range.from,
+                    &range.to,
+                )?;
+                Some((range.record, shipped))
+            })
+            .collect(),
+    }
 }
 
 /// Writes the problems the way `check` does, as annotations the job page shows.

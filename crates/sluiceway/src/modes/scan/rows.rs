@@ -73,6 +73,8 @@ pub struct Scanned<'a> {
     pub drift_not_checked: BTreeSet<StackId>,
     /// When each stack's newest deployment record was made or last given a status.
     pub last_recorded: BTreeMap<StackId, Timestamp>,
+    /// The hash each stack's newest ended record deployed, when it went out.
+    pub deployed_hashes: BTreeMap<StackId, String>,
     /// The workflow's newest runs but this one, for the lines under the scan line.
     pub runs: Vec<WorkflowRun>,
 }
@@ -198,9 +200,9 @@ fn noisy(block: &sluiceway_dashboard::reader::RowBlock, diff: &Diff) -> bool {
 
 /// What a scan does with the bulk boxes (decision 0083): a ticked one (bulk or confirm)
 /// stays as it is while a run is on its way to read it, and is swept with the `orphan`
-/// note when none is; a confirm box lasts until the next scan, which takes it back with
-/// the `expired` note.
-fn taken_back(live: &ReadBody, ticks: &dyn TicksInFlight) -> Boxes {
+/// note when none is; a confirm box lasts through the scan of the run that asked for it
+/// (a sweep's) and is taken back by any later scan, with the `expired` note.
+fn taken_back(live: &ReadBody, ticks: &dyn TicksInFlight, run: u64) -> Boxes {
     let mut boxes = Boxes::default();
     for line in &live.bulk {
         let Some(section) = line.marker.get("section").and_then(BulkSection::parse) else {
@@ -216,7 +218,11 @@ fn taken_back(live: &ReadBody, ticks: &dyn TicksInFlight) -> Boxes {
             continue;
         } else if line.ticked {
             NoteWhy::Orphan
-        } else if confirm.is_some() {
+        } else if let Some(confirm) = confirm {
+            if confirm.scan_run == run {
+                boxes.confirms.push(confirm);
+                continue;
+            }
             NoteWhy::Expired
         } else {
             continue;
@@ -225,6 +231,10 @@ fn taken_back(live: &ReadBody, ticks: &dyn TicksInFlight) -> Boxes {
     }
     boxes
 }
+
+/// Under a row pending again at the very hash its last deploy deployed: the tool finds
+/// the change anew on every preview, so another deploy of it will not settle it.
+pub const PENDING_AGAIN_NOTE: &str = ":information_source: this change went out with the last deploy and is waiting again at the same hash: the tool finds it anew on every preview (a value computed at deploy time, say), so deploying it again will not settle it.";
 
 /// The note a row gets when the scan sweeps a tick no run picked up (decision 0025).
 pub const ORPHAN_NOTE: &str =
@@ -314,7 +324,7 @@ pub fn view(
         .collect();
     let boxes = live
         .filter(|_| live_root.is_some())
-        .map(|l| taken_back(l, ticks))
+        .map(|l| taken_back(l, ticks, scanned.run))
         .unwrap_or_default();
     View {
         root: Root {
@@ -334,7 +344,10 @@ pub fn view(
             .filter(|_| live_root.is_some())
             .map(|l| l.unknown_rows().map(|r| r.text.clone()).collect())
             .unwrap_or_default(),
-        trail: scanned.trail.clone(),
+        trail: live.map_or_else(
+            || scanned.trail.clone(),
+            |live| crate::modes::rewrite::with_shipped(&scanned.trail, live),
+        ),
         outside: outside_lines(scanned, live.filter(|_| live_root.is_some())),
         ignored: crate::modes::rewrite::ignored(scanned.discovery),
         confirms: boxes.confirms,
@@ -419,6 +432,11 @@ fn fresh(id: &StackId, found: &Found, scanned: &Scanned<'_>) -> Row {
     };
     let run = scanned.links.run(scanned.run);
     let mut notes = Vec::new();
+    if let State::Pending { diff, .. } = &state
+        && scanned.deployed_hashes.get(id) == Some(&diff.hash())
+    {
+        notes.push(PENDING_AGAIN_NOTE.to_owned());
+    }
     let state = match (scanned.merging.get(id), state) {
         (Some(MergeRow::Deploying { merger }), State::Pending { attribution, .. }) => {
             State::Deploying {
@@ -605,6 +623,7 @@ mod tests {
             merging: BTreeMap::new(),
             drift_not_checked: BTreeSet::new(),
             last_recorded: BTreeMap::new(),
+            deployed_hashes: BTreeMap::new(),
             runs: Vec::new(),
         }
     }
