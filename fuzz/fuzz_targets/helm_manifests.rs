@@ -4,6 +4,7 @@
 //! tool diff with text, and none of them panics.
 #![no_main]
 
+use sluiceway_core::values::ValueList;
 use libfuzzer_sys::fuzz_target;
 use sluiceway_core::diff::code_unit_order;
 use sluiceway_tools::helm::{compare, structured, tool_diff};
@@ -11,7 +12,7 @@ use sluiceway_tools::helm::{compare, structured, tool_diff};
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let (deployed, rendered) = text.split_once('\0').unwrap_or(("", text));
-    match compare::compare(deployed, rendered, "shop") {
+    match compare::compare(deployed, rendered, "shop", &ValueList::any_path()) {
         Err(error) => {
             let said = error.to_string();
             assert!(

@@ -4,9 +4,10 @@
 
 use libfuzzer_sys::fuzz_target;
 use sluiceway_tools::opentofu::plan::{self, PlanError};
+use sluiceway_core::values::ValueList;
 
 fuzz_target!(|data: &[u8]| {
-    match plan::read(data) {
+    match plan::read(data, &ValueList::any_path()) {
         Ok(changes) => assert!(changes.windows(2).all(|w| w[0].address != w[1].address)),
         Err(PlanError::Unreadable(detail)) | Err(PlanError::UnknownStep(detail)) => assert!(detail.starts_with("The plan")),
     }

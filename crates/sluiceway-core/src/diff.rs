@@ -1,5 +1,5 @@
 //! The diff: what a preview found for one stack, as addresses, ops and property paths.
-//! Never values.
+//! Never values, but for those the value list lets a row show (decision 0052).
 //!
 //! The diff hash is what a tick approves and what a deploy must reproduce, so it covers
 //! exactly the diff and nothing derived from it (counts, text, times).
@@ -68,8 +68,12 @@ pub struct Change {
     pub changed_keys: Vec<String>,
     /// The changed paths that force a replace; always also in `changed_keys`.
     pub replace_keys: Vec<String>,
-    /// The digest of the values this change sets (decision 0102); not part of the hash.
+    /// The digest of the values this change sets and its row does not show (decision
+    /// 0102); not part of the hash.
     pub fingerprint: Option<String>,
+    /// The values `dashboard.showValues` lets its row show, sorted by path, shortened in
+    /// the adapter; part of the hash, so a tick approves what it saw (decision 0052).
+    pub values: Vec<crate::values::ShownValue>,
 }
 
 impl Change {
@@ -90,6 +94,7 @@ impl Change {
             changed_keys: Vec::new(),
             replace_keys: Vec::new(),
             fingerprint: None,
+            values: Vec::new(),
         }
     }
 }
@@ -182,6 +187,25 @@ fn changes_json(changes: &[Change]) -> Value {
                     m.insert("tracking".into(), Value::String(tracking.name().into()));
                 }
                 m.insert("type".into(), Value::String(c.kind.clone()));
+                if !c.values.is_empty() {
+                    let mut values = c.values.clone();
+                    values.sort_by(|a, b| code_unit_order(&a.path, &b.path));
+                    let values = values
+                        .into_iter()
+                        .map(|v| {
+                            let mut side = Map::new();
+                            side.insert("path".into(), Value::String(v.path));
+                            if let Some(old) = v.old {
+                                side.insert("old".into(), Value::String(old));
+                            }
+                            if let Some(new) = v.new {
+                                side.insert("new".into(), Value::String(new));
+                            }
+                            Value::Object(side)
+                        })
+                        .collect();
+                    m.insert("values".into(), Value::Array(values));
+                }
                 Value::Object(m)
             })
             .collect(),
@@ -252,6 +276,25 @@ mod tests {
             r#"{"changes":[{"address":"Deployment.apps/shop/web","changedKeys":["spec.replicas","spec.template.spec.containers[0].image"],"name":"shop/web","op":"update","replaceKeys":[],"type":"Deployment"}],"stackId":"k8s/web"}"#
         );
         assert_eq!(diff.hash(), "b6e09908ce23bf5c");
+
+        // A value the list shows joins the hash; an empty list leaves it as it was.
+        let shown = Diff {
+            stack: StackId::derive("k8s/web", None),
+            changes: vec![Change {
+                values: vec![crate::values::ShownValue {
+                    path: "spec.replicas".into(),
+                    old: Some("1".into()),
+                    new: Some("2".into()),
+                }],
+                ..web_update()
+            }],
+            drift: None,
+        };
+        assert_eq!(
+            shown.canonical_json(),
+            r#"{"changes":[{"address":"Deployment.apps/shop/web","changedKeys":["spec.replicas","spec.template.spec.containers[0].image"],"name":"shop/web","op":"update","replaceKeys":[],"type":"Deployment","values":[{"new":"2","old":"1","path":"spec.replicas"}]}],"stackId":"k8s/web"}"#
+        );
+        assert_eq!(shown.hash(), "f43b40503a1baaca");
 
         let empty = Diff {
             stack: StackId::derive(".", Some("prod")),

@@ -28,7 +28,7 @@ pub enum Entry {
 }
 
 impl Entry {
-    fn path(&self) -> &str {
+    pub fn path(&self) -> &str {
         match self {
             Entry::Value { path, .. } | Entry::Secret { path } => path,
         }

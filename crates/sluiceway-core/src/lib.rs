@@ -23,4 +23,5 @@ pub mod record;
 pub mod repo;
 pub mod runner;
 pub mod stack;
+pub mod values;
 pub mod workflow;

@@ -65,6 +65,38 @@ fn windows_freezes_and_show_values_are_checked() {
 }
 
 #[test]
+fn the_value_list_refuses_what_would_show_too_much_warns_of_what_never_matches_and_is_empty_under_redact()
+ {
+    let refused = config::load(
+        "sluiceway.yaml",
+        "dashboard:\n  showValues: ['*.*', 'auth.token*', tags.*]\n",
+    )
+    .unwrap_err();
+    let keys: Vec<String> = refused.iter().map(|p| p.key.to_string()).collect();
+    assert_eq!(keys, ["dashboard.showValues[0]", "dashboard.showValues[1]"]);
+    let loaded = config::load(
+        "sluiceway.yaml",
+        "dashboard:\n  showValues:\n    - tags.*\n    - 'a b'\n",
+    )
+    .unwrap();
+    assert!(loaded.values.allows("tags.env"));
+    let warned: Vec<String> = loaded.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(warned.len(), 1, "{warned:?}");
+    assert!(
+        warned[0].starts_with(
+            "sluiceway.yaml:4:7: dashboard.showValues[1]: no adapter writes a path like `a b`"
+        ),
+        "{warned:?}"
+    );
+    let redacted = config::load(
+        "sluiceway.yaml",
+        "dashboard:\n  redact: true\n  showValues: [tags.*]\n",
+    )
+    .unwrap();
+    assert!(redacted.values.is_empty(), "redact reads no value");
+}
+
+#[test]
 fn a_bad_window_or_freeze_is_named_by_its_line_and_key_and_a_good_one_is_read_whole() {
     let text = "dashboard:\n  timeZone: Europe/Lisbon\ndeployWindows:\n  - days: [funday]\n    from: '09:00'\n    to: '17:00'\n  - days: [friday]\n    from: '22:00'\n    to: '24:00'\nfreezes:\n  - from: 2026-12-24T00:00\n    to: 2026-12-24T00:00\n  - from: 2026-12-20T18:00\n    to: 2027-01-04T08:00\n    reason: ' '\n";
     let problems = config::load("sluiceway.yaml", text).unwrap_err();

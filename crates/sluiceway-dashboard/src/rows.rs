@@ -151,6 +151,46 @@ fn paths(keys: &[String]) -> String {
     }
 }
 
+/// The changed paths with the values the list lets the row show, `old → new` after
+/// their path (`nothing` for a side that is not there), then the shown values under no
+/// changed path (a create's).
+fn paths_and_values(change: &Change) -> String {
+    let mut keys: Vec<&String> = change.changed_keys.iter().collect();
+    keys.sort_by(|a, b| code_unit_order(a, b));
+    let shown_at = |path: &str| change.values.iter().find(|v| v.path == path);
+    let mut parts: Vec<String> = keys
+        .iter()
+        .take(PATHS_PER_LINE)
+        .map(|k| match shown_at(k) {
+            Some(value) => format!("{} {}", code(&short_path(k)), old_to_new(value)),
+            None => code(&short_path(k)),
+        })
+        .collect();
+    let more = keys.len().saturating_sub(PATHS_PER_LINE);
+    if more > 0 {
+        parts.push(format!("and {more} more"));
+    }
+    parts.extend(
+        change
+            .values
+            .iter()
+            .filter(|v| !change.changed_keys.contains(&v.path))
+            .map(|v| format!("{} {}", code(&short_path(&v.path)), old_to_new(v))),
+    );
+    parts.join(", ")
+}
+
+/// `1 → 2`, a missing side `nothing`; the adapter shortened each side already.
+pub(crate) fn old_to_new(value: &sluiceway_core::values::ShownValue) -> String {
+    let side = |v: &Option<String>| {
+        v.as_deref().map_or_else(
+            || "nothing".to_owned(),
+            |v| format!("<samp>{}</samp>", escape::text(v)),
+        )
+    };
+    format!("{} → {}", side(&value.old), side(&value.new))
+}
+
 fn resource(change: &Change) -> String {
     format!(
         "{} <b>{}</b>",
@@ -166,9 +206,14 @@ fn destroy_line(change: &Change) -> String {
             format!("  :warning: <kbd>REPLACE</kbd> {}", resource(change))
         }
         _ => format!(
-            "  :warning: <kbd>REPLACE</kbd> {} · forced by {}",
+            "  :warning: <kbd>REPLACE</kbd> {} · forced by {}{}",
             resource(change),
-            paths(&change.replace_keys)
+            paths(&change.replace_keys),
+            if change.values.is_empty() {
+                String::new()
+            } else {
+                format!(" · {}", paths_and_values(change))
+            }
         ),
     }
 }
@@ -179,10 +224,10 @@ fn fold_line(change: &Change) -> String {
         (op, Some(tracking)) => format!("{}</kbd> <kbd>{}", op.name(), tracking.name()),
         (op, None) => op.name().to_owned(),
     };
-    let keys = if change.changed_keys.is_empty() {
+    let keys = if change.changed_keys.is_empty() && change.values.is_empty() {
         String::new()
     } else {
-        format!(" · {}", paths(&change.changed_keys))
+        format!(" · {}", paths_and_values(change))
     };
     format!("  <kbd>{label}</kbd> {}{keys}<br>", resource(change))
 }

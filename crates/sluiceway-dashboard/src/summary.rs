@@ -41,12 +41,33 @@ pub(crate) fn change_line(change: &Change) -> String {
     }
     let mut keys = change.changed_keys.clone();
     keys.sort_by(|a, b| code_unit_order(a, b));
-    if !keys.is_empty() {
-        let keys: Vec<String> = keys
+    let shown_at = |path: &str| change.values.iter().find(|v| v.path == path);
+    let mut parts: Vec<String> = keys
+        .iter()
+        .map(|k| match shown_at(k) {
+            Some(value) => format!(
+                "<code>{}</code> {}",
+                escape::text(k),
+                crate::rows::old_to_new(value)
+            ),
+            None => format!("<code>{}</code>", escape::text(k)),
+        })
+        .collect();
+    parts.extend(
+        change
+            .values
             .iter()
-            .map(|k| format!("<code>{}</code>", escape::text(k)))
-            .collect();
-        let _ = write!(line, " · {}", keys.join(", "));
+            .filter(|v| !change.changed_keys.contains(&v.path))
+            .map(|v| {
+                format!(
+                    "<code>{}</code> {}",
+                    escape::text(&v.path),
+                    crate::rows::old_to_new(v)
+                )
+            }),
+    );
+    if !parts.is_empty() {
+        let _ = write!(line, " · {}", parts.join(", "));
     }
     if !change.replace_keys.is_empty() {
         let forced: Vec<String> = change

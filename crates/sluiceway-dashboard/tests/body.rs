@@ -593,6 +593,40 @@ fn the_repair_all_box_and_the_trails_length_follow_their_keys() {
     );
 }
 
+/// Decision 0052: a shown value stands after its path as `old → new`, a missing side
+/// `nothing`, every side escaped as any text a person wrote; a create's values follow its
+/// name. The row, the summary and the preview page say the same.
+#[test]
+fn shown_values_read_old_to_new_after_their_path() {
+    use sluiceway_core::values::ShownValue;
+    let value = |path: &str, old: Option<&str>, new: Option<&str>| ShownValue {
+        path: path.into(),
+        old: old.map(str::to_owned),
+        new: new.map(str::to_owned),
+    };
+    let mut update = change(
+        "Deployment.apps/shop/web",
+        Op::Update,
+        &["spec.replicas", "spec.template.spec.containers[0].image"],
+    );
+    update.values = vec![value("spec.replicas", Some("1"), Some("2"))];
+    let mut create = change("ConfigMap/shop/flags", Op::Create, &[]);
+    create.values = vec![value("data.owner", None, Some("@team <b>x</b>"))];
+    let row = pending("apps/shop", vec![update, create]);
+    let body = body::render(&view(vec![row.clone()])).unwrap();
+    let block = reader::read(&body).rows[0].text.clone();
+    insta::assert_snapshot!(block);
+    assert!(
+        !block.contains("@team") && !block.contains("<b>x"),
+        "{block}"
+    );
+    let summary = sluiceway_dashboard::summary::render(&view(vec![row]));
+    assert!(
+        summary.contains("<code>spec.replicas</code> <samp>1</samp> → <samp>2</samp>"),
+        "{summary}"
+    );
+}
+
 /// Decision 0072: a shipped line names what a deploy shipped and ends with its marker,
 /// so every writer reads it back; over the body's target it is counted before any row is
 /// shortened.

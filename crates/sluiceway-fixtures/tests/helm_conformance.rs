@@ -7,7 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
-use sluiceway_fixtures::replay::{Report, Tool, replay};
+use sluiceway_core::values::ValueList;
+use sluiceway_fixtures::replay::{Report, Tool, replay, replay_showing};
 use support::{assert_no_value_left, summary};
 
 mod support;
@@ -164,6 +165,22 @@ fn the_same_diff_twice_has_one_hash() {
     let json = serde_json::to_value(run(&corpus, "same-diff-twice")).unwrap();
     let steps = json["steps"].as_array().unwrap();
     assert_eq!(steps[0]["hash"], steps[1]["hash"]);
+}
+
+/// Decision 0052 over the corpus: with every path allowed, a Secret never shows.
+#[test]
+fn a_secret_of_the_corpus_never_shows_even_where_every_value_may() {
+    let Some(corpus) = corpus() else { return };
+    for name in scenarios(&corpus) {
+        let report = replay_showing(
+            Tool::Helm,
+            &corpus.join("example"),
+            &corpus.join("v3.18.0").join(&name),
+            &ValueList::any_path(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        support::shows_no_secret(&report, &name, &[]);
+    }
 }
 
 #[test]

@@ -12,9 +12,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use sluiceway_core::values::ValueList;
 use sluiceway_fixtures::race::raced_write;
 use sluiceway_fixtures::recorder::check_recording;
-use sluiceway_fixtures::replay::{Report, StepOutcome, Tool, replay};
+use sluiceway_fixtures::replay::{Report, StepOutcome, Tool, replay, replay_showing};
 use sluiceway_fixtures::scenario::helm_scenarios;
 use sluiceway_tools::recording::{Scenario as Recorded, StdoutFormat};
 use support::{assert_no_value_left, summary};
@@ -35,10 +36,15 @@ fn fixtures() -> PathBuf {
 }
 
 fn run(version: &str, scenario: &str) -> Report {
-    replay(
+    run_showing(version, scenario, &ValueList::none())
+}
+
+fn run_showing(version: &str, scenario: &str, values: &ValueList) -> Report {
+    replay_showing(
         Tool::Helm,
         &workspace().join("examples/helm-lab"),
         &fixtures().join(version).join(scenario),
+        values,
     )
     .unwrap_or_else(|e| panic!("{e}"))
 }
@@ -444,6 +450,23 @@ fn cut_garbled_or_doubled_output_is_a_fixed_reason() {
 
 /// The tool diff a person reads in the job log (record 0048): the new theme and the
 /// greeting around it as they are, the rotated key only as marks.
+/// Decision 0052: with every path allowed, a rendered value shows and a Secret's never
+/// does, in any form.
+#[test]
+fn a_secret_never_shows_even_where_every_value_may() {
+    let mut shown = false;
+    for (version, _) in VERSIONS {
+        for name in support::scenario_names(&fixtures().join(version)) {
+            let report = run_showing(version, &name, &ValueList::any_path());
+            shown |= support::shows_no_secret(&report, &name, &["Q0FOQVJZLVNFQ1JFVA"]);
+        }
+    }
+    assert!(
+        shown,
+        "the plain value shows somewhere, or this proves nothing"
+    );
+}
+
 #[test]
 fn the_tool_diff_shows_values_but_never_a_secrets() {
     for (version, _) in VERSIONS {

@@ -12,8 +12,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use sluiceway_core::values::ValueList;
 use sluiceway_fixtures::race::raced_write;
-use sluiceway_fixtures::replay::{Report, StepOutcome, Tool, replay};
+use sluiceway_fixtures::replay::{Report, StepOutcome, Tool, replay, replay_showing};
 use support::{assert_no_value_left, copy_dir, summary};
 
 mod support;
@@ -57,6 +58,31 @@ fn project(corpus: &Path, scenario: &str) -> (tempfile::TempDir, PathBuf) {
 fn run(corpus: &Path, version: &Path, scenario: &str) -> Report {
     let (_keep, root) = project(corpus, scenario);
     replay(Tool::Kubectl, &root, &version.join(scenario)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Decision 0052 over the corpus: with every path allowed, the Secret never shows.
+#[test]
+fn a_secret_of_the_corpus_never_shows_even_where_every_value_may() {
+    let Some(corpus) = corpus() else { return };
+    let mut shown = false;
+    for version in versions(&corpus) {
+        for entry in fs::read_dir(&version).unwrap() {
+            let scenario = entry.unwrap().file_name().into_string().unwrap();
+            let (_keep, root) = project(&corpus, &scenario);
+            let report = replay_showing(
+                Tool::Kubectl,
+                &root,
+                &version.join(&scenario),
+                &ValueList::any_path(),
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+            shown |= support::shows_no_secret(&report, &scenario, &["Q0FOQVJZLVNFQ1JFVA"]);
+        }
+    }
+    assert!(
+        shown,
+        "the plain value shows somewhere, or this proves nothing"
+    );
 }
 
 const WEB_CREATES: [&str; 4] = [

@@ -5,9 +5,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use sluiceway_core::values::ValueList;
 use sluiceway_fixtures::race::raced_write;
 use sluiceway_fixtures::recorder::check_recording;
-use sluiceway_fixtures::replay::{Report, Tool, replay};
+use sluiceway_fixtures::replay::{Report, Tool, replay_showing};
 use sluiceway_fixtures::scenario::{Step, kubectl_scenarios};
 use sluiceway_tools::recording::{Scenario as Recorded, StdoutFormat};
 use support::{assert_no_value_left, copy_dir, summary};
@@ -56,11 +57,16 @@ fn project_of(scenario: &str) -> (tempfile::TempDir, PathBuf) {
 }
 
 fn run(version: &str, scenario: &str) -> Report {
+    run_showing(version, scenario, &ValueList::none())
+}
+
+fn run_showing(version: &str, scenario: &str, values: &ValueList) -> Report {
     let (_keep, root) = project_of(scenario);
-    replay(
+    replay_showing(
         Tool::Kubectl,
         &root,
         &fixtures().join(version).join(scenario),
+        values,
     )
     .unwrap_or_else(|e| panic!("{e}"))
 }
@@ -280,6 +286,23 @@ fn values_never_leave_the_adapter() {
     assert!(
         raw_has_canary,
         "the recordings themselves hold the canary, or this test proves nothing"
+    );
+}
+
+/// Decision 0052: with every path allowed, the ConfigMap's value shows and the Secret's
+/// never does, in any form.
+#[test]
+fn a_secret_never_shows_even_where_every_value_may() {
+    let mut shown = false;
+    for version in VERSIONS {
+        for scenario in kubectl_scenarios() {
+            let report = run_showing(version, scenario.name, &ValueList::any_path());
+            shown |= support::shows_no_secret(&report, scenario.name, &["Q0FOQVJZLVNFQ1JFVA"]);
+        }
+    }
+    assert!(
+        shown,
+        "the plain value shows somewhere, or this proves nothing"
     );
 }
 

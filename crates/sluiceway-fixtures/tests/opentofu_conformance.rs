@@ -10,7 +10,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use sluiceway_fixtures::replay::{Report, Tool, replay};
+use sluiceway_core::values::ValueList;
+use sluiceway_fixtures::replay::{Report, Tool, replay, replay_showing};
 use support::summary;
 
 mod support;
@@ -143,6 +144,28 @@ fn tracking_changes_carry_their_kind_and_previous_address() {
     assert_eq!(change("move")["previousAddress"], "random_pet.name");
     assert_eq!(change("forget")["tracking"], "forget");
     assert_eq!(change("import")["tracking"], "import");
+}
+
+/// Decision 0052 over the corpus: with every path allowed, a plain value shows and a
+/// sensitive one never does.
+#[test]
+fn a_secret_of_the_corpus_never_shows_even_where_every_value_may() {
+    let Some(corpus) = corpus() else { return };
+    let mut shown = false;
+    for scenario in scenarios(&corpus) {
+        let report = replay_showing(
+            Tool::Opentofu,
+            &corpus.join("example"),
+            &corpus.join("v1.11.0").join(&scenario),
+            &ValueList::any_path(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        shown |= support::shows_no_secret(&report, &scenario, &[]);
+    }
+    assert!(
+        shown,
+        "the plain value shows somewhere, or this proves nothing"
+    );
 }
 
 /// Values never leave the adapter, and sensitive ones not even into the job log; the

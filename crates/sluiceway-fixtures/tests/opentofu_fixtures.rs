@@ -5,8 +5,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use sluiceway_core::values::ValueList;
 use sluiceway_fixtures::recorder::check_recording;
-use sluiceway_fixtures::replay::{Report, Tool, replay};
+use sluiceway_fixtures::replay::{Report, Tool, replay_showing};
 use sluiceway_fixtures::scenario::opentofu_scenarios;
 use sluiceway_tools::recording::Scenario as Recorded;
 use support::summary;
@@ -27,11 +28,16 @@ fn workspace() -> PathBuf {
 }
 
 fn run(tool: Tool, set: &str, scenario: &str) -> Report {
+    run_showing(tool, set, scenario, &ValueList::none())
+}
+
+fn run_showing(tool: Tool, set: &str, scenario: &str, values: &ValueList) -> Report {
     let example = workspace().join("examples/tofu-lab");
-    replay(
+    replay_showing(
         tool,
         &example,
         &workspace().join("fixtures").join(set).join(scenario),
+        values,
     )
     .unwrap_or_else(|e| panic!("{e}"))
 }
@@ -166,6 +172,23 @@ fn every_fixture_gives_the_changes_read_from_its_recording() {
             );
         }
     }
+}
+
+/// Decision 0052: with every path allowed, a plain value shows and a sensitive one
+/// never does.
+#[test]
+fn a_secret_never_shows_even_where_every_value_may() {
+    let mut shown = false;
+    for (tool, binary, set) in SETS {
+        for scenario in opentofu_scenarios(binary) {
+            let report = run_showing(tool, set, scenario.name, &ValueList::any_path());
+            shown |= support::shows_no_secret(&report, scenario.name, &[]);
+        }
+    }
+    assert!(
+        shown,
+        "the plain value shows somewhere, or this proves nothing"
+    );
 }
 
 /// Sensitive values never leave the adapter, not even into the job log; plain values

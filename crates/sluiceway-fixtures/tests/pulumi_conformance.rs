@@ -6,7 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use sluiceway_fixtures::replay::{Report, Tool, replay};
+use sluiceway_core::values::ValueList;
+use sluiceway_fixtures::replay::{Report, Tool, replay, replay_showing};
 use support::summary;
 
 mod support;
@@ -235,6 +236,22 @@ fn the_repair_of_gone_drift_is_held_to_the_hash_of_no_drift() {
         "before and after the repair"
     );
     assert_ne!(steps[0]["hash"], steps[2]["hash"], "drift joins the hash");
+}
+
+/// Decision 0052 over the corpus: with every path allowed, a secret never shows.
+#[test]
+fn a_secret_of_the_corpus_never_shows_even_where_every_value_may() {
+    let Some(corpus) = corpus() else { return };
+    for name in scenarios(&corpus) {
+        let report = replay_showing(
+            Tool::Pulumi,
+            &corpus.join("example"),
+            &corpus.join(VERSION).join(&name),
+            &ValueList::any_path(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        support::shows_no_secret(&report, &name, &[]);
+    }
 }
 
 #[test]

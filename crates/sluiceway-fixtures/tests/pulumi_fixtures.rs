@@ -7,8 +7,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use sluiceway_core::values::ValueList;
 use sluiceway_fixtures::recorder::check_recording;
-use sluiceway_fixtures::replay::{Report, Tool, replay};
+use sluiceway_fixtures::replay::{Report, Tool, replay, replay_showing};
 use sluiceway_fixtures::scenario::pulumi_scenarios;
 use support::summary;
 
@@ -33,6 +34,63 @@ fn example() -> PathBuf {
 
 fn run_dir(dir: &Path) -> Report {
     replay(Tool::Pulumi, &example(), dir).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Decisions 0052 and 0102 on Pulumi's recordings: an update's values are covered by its
+/// fingerprint, the same preview twice has one, a listed path shows `old → new` and
+/// joins the hash, and a secret is a mark whose value is never read.
+#[test]
+fn pulumi_changes_carry_a_fingerprint_and_show_the_listed_values() {
+    let twice = run("same-preview-twice").produced.fingerprints;
+    assert!(twice.len() >= 2 && twice[0].is_some(), "{twice:?}");
+    assert!(twice.windows(2).all(|w| w[0] == w[1]), "{twice:?}");
+    let plain = run("nested-paths");
+    let shown = replay_showing(
+        Tool::Pulumi,
+        &example(),
+        &fixtures().join("nested-paths"),
+        &ValueList::new(["spec.template.spec.containers[*].env[*].value".to_owned()]),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let inputs = shown.produced.hash_inputs.join("\n");
+    assert!(
+        inputs.contains(r#"{"new":"CANARY-VALUE-2","old":"CANARY-VALUE","path":"spec.template.spec.containers[0].env[0].value"}"#),
+        "{inputs}"
+    );
+    assert_ne!(
+        plain.produced.hash_inputs, shown.produced.hash_inputs,
+        "shown values join the hash"
+    );
+    assert_ne!(
+        plain.produced.fingerprints, shown.produced.fingerprints,
+        "a shown value leaves the fingerprint"
+    );
+    let secret = run("changed-secret").produced.fingerprints;
+    assert!(
+        secret.iter().any(Option::is_some),
+        "a changed secret is a mark: {secret:?}"
+    );
+}
+
+/// Decision 0052: with every path allowed, a plain input shows and a secret (Pulumi's
+/// `[secret]`) never does.
+#[test]
+fn a_secret_never_shows_even_where_every_value_may() {
+    let mut shown = false;
+    for scenario in pulumi_scenarios() {
+        let report = replay_showing(
+            Tool::Pulumi,
+            &example(),
+            &fixtures().join(scenario.name),
+            &ValueList::any_path(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        shown |= support::shows_no_secret(&report, scenario.name, &[]);
+    }
+    assert!(
+        shown,
+        "the plain value shows somewhere, or this proves nothing"
+    );
 }
 
 fn run(scenario: &str) -> Report {

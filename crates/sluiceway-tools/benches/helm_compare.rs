@@ -109,7 +109,13 @@ fn compare_two_renders(c: &mut Criterion) {
     }
     times.sort_by(f64::total_cmp);
     let before = peak_rss_mib();
-    let changes = compare::compare(&deployed, &rendered, "bench").unwrap();
+    let changes = compare::compare(
+        &deployed,
+        &rendered,
+        "bench",
+        &sluiceway_core::values::ValueList::none(),
+    )
+    .unwrap();
     assert_eq!(changes.len(), OBJECTS);
     println!(
         "helm template of {OBJECTS} objects ({:.1} MiB): median {:.3} s over 5 renders",
@@ -124,7 +130,15 @@ fn compare_two_renders(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements(OBJECTS as u64));
     group.bench_function("compare two renders of 5,000 objects", |b| {
-        b.iter(|| compare::compare(&deployed, &rendered, "bench").unwrap())
+        b.iter(|| {
+            compare::compare(
+                &deployed,
+                &rendered,
+                "bench",
+                &sluiceway_core::values::ValueList::none(),
+            )
+            .unwrap()
+        })
     });
     group.finish();
 }

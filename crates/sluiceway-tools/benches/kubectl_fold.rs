@@ -12,6 +12,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use sluiceway_core::values::ValueList;
 use sluiceway_tools::kubernetes::{fold, hunks};
 
 const OBJECTS: usize = 5_000;
@@ -83,7 +84,7 @@ fn bench(c: &mut Criterion) {
     group.bench_function("read and fold 5000 objects", |b| {
         b.iter(|| {
             let pairs = hunks::read(&output).unwrap();
-            let changes = fold::fold_pairs(&pairs, &|_| false).unwrap();
+            let changes = fold::fold_pairs(&pairs, &|_| false, &ValueList::none()).unwrap();
             assert_eq!(changes.len(), OBJECTS);
         })
     });

@@ -13,6 +13,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use sluiceway_core::values::ValueList;
 use sluiceway_tools::opentofu::plan;
 
 const RESOURCES: usize = 20_000;
@@ -98,7 +99,7 @@ fn bench(c: &mut Criterion) {
         bytes as f64 / 1048576.0
     );
     let before = peak_rss_mib();
-    let changes = plan::read(fs::File::open(&json).unwrap()).unwrap();
+    let changes = plan::read(fs::File::open(&json).unwrap(), &ValueList::none()).unwrap();
     assert_eq!(changes.len(), RESOURCES);
     println!(
         "peak resident memory after one streamed read: {:.0} MiB (before: {before:.0} MiB)",
@@ -108,7 +109,11 @@ fn bench(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Bytes(bytes));
     group.bench_function("read a plan of 20000 changes from its file", |b| {
-        b.iter(|| plan::read(fs::File::open(&json).unwrap()).unwrap().len())
+        b.iter(|| {
+            plan::read(fs::File::open(&json).unwrap(), &ValueList::none())
+                .unwrap()
+                .len()
+        })
     });
     group.finish();
 }

@@ -13,6 +13,7 @@ use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::Value;
+use sluiceway_core::values::ValueList;
 use sluiceway_tools::pulumi::preview;
 use sluiceway_tools::tool_log::ToolLog;
 
@@ -74,7 +75,7 @@ fn bench(c: &mut Criterion) {
     // Forget the peak the generator reached, so the figure is the read's alone.
     let _ = fs::write("/proc/self/clear_refs", "5");
     let before = peak_rss_mib();
-    let changes = preview::read(&document, &mut ToolLog::default()).unwrap();
+    let changes = preview::read(&document, &mut ToolLog::default(), &ValueList::none()).unwrap();
     assert_eq!(changes.len(), STEPS - 1);
     println!(
         "peak resident memory after one read: {:.0} MiB (before: {before:.0} MiB, the document held)",
@@ -85,7 +86,7 @@ fn bench(c: &mut Criterion) {
     group.throughput(Throughput::Elements(STEPS as u64));
     group.bench_function("read a preview of 10000 steps", |b| {
         b.iter(|| {
-            preview::read(&document, &mut ToolLog::default())
+            preview::read(&document, &mut ToolLog::default(), &ValueList::none())
                 .unwrap()
                 .len()
         })

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use sluiceway_core::failure::{Failure, FailureReason};
 use sluiceway_core::runner::{Invocation, Outcome, Runner};
+use sluiceway_core::values::ValueList;
 
 use crate::tool_log::ToolLog;
 
@@ -22,6 +23,8 @@ pub struct Context<'a> {
     pub time_limit: Duration,
     /// The deploy's own limit (`deploy-timeout`); `None` lets a deploy run to its end.
     pub deploy_limit: Option<Duration>,
+    /// The paths whose values a change may carry for its row (`dashboard.showValues`).
+    pub values: &'a ValueList,
 }
 
 /// How long a deploy past its limit gets between SIGINT and SIGKILL: long enough for

@@ -20,6 +20,9 @@ use sluiceway_core::stack::StackId;
 use sluiceway_tools::kubectl::{self, Context, Options, Stack};
 use sluiceway_tools::kubernetes;
 
+/// No value list: nothing shows.
+static NO_VALUES: sluiceway_core::values::ValueList = sluiceway_core::values::ValueList::none();
+
 fn recorded(scenario: &str, file: &str) -> Option<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/conformance/kubectl/v1.34.0")
@@ -112,6 +115,7 @@ impl Job {
             scratch: self.scratch.path(),
             time_limit: Duration::from_secs(120),
             deploy_limit: None,
+            values: &NO_VALUES,
         }
     }
 }

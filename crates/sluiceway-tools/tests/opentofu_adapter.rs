@@ -13,6 +13,9 @@ use sluiceway_tools::recording::Scenario;
 use sluiceway_tools::replay::{Placeholder, Replay};
 use sluiceway_tools::tool_log::ToolLog;
 
+/// No value list: nothing shows.
+static NO_VALUES: sluiceway_core::values::ValueList = sluiceway_core::values::ValueList::none();
+
 fn workspace() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
@@ -58,6 +61,7 @@ fn the_plan_lives_in_a_private_directory_that_goes_away() {
         scratch: scratch.path(),
         time_limit: Duration::from_secs(60),
         deploy_limit: None,
+        values: &NO_VALUES,
     };
     let first = opentofu::preview(&lab(&example), &ctx, false)
         .result
@@ -92,6 +96,7 @@ fn a_saved_plan_of_another_stack_is_refused_before_anything_runs() {
         scratch: scratch.path(),
         time_limit: Duration::from_secs(60),
         deploy_limit: None,
+        values: &NO_VALUES,
     };
     let plan = opentofu::preview(&lab(&example), &ctx, true)
         .result

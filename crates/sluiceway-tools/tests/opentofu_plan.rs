@@ -10,6 +10,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use sluiceway_core::values::ValueList;
 use sluiceway_tools::opentofu::plan::{self, PlanError};
 
 fn corpus() -> Option<PathBuf> {
@@ -27,7 +28,7 @@ fn corpus() -> Option<PathBuf> {
 }
 
 fn summary(text: &str) -> Vec<String> {
-    plan::read(text.as_bytes())
+    plan::read(text.as_bytes(), &ValueList::none())
         .unwrap()
         .iter()
         .map(|c| {
@@ -104,7 +105,10 @@ fn every_recorded_plan_gives_the_changes_read_from_it() {
         let scenario = dir.file_name().unwrap().to_str().unwrap().to_owned();
         let text = fs::read_to_string(&show).unwrap();
         assert_eq!(summary(&text), expected(&scenario), "{scenario}");
-        let everything = format!("{:?}", plan::read(text.as_bytes()).unwrap());
+        let everything = format!(
+            "{:?}",
+            plan::read(text.as_bytes(), &ValueList::none()).unwrap()
+        );
         for canary in ["CANARY-VALUE", "CANARY-SECRET"] {
             assert!(
                 !everything.contains(canary),
@@ -129,7 +133,7 @@ fn damaged_plans_get_the_fixed_reasons_and_name_no_value() {
     let Some(plan) = recorded("mixed") else {
         return;
     };
-    let unreadable = |text: &str| match plan::read(text.as_bytes()) {
+    let unreadable = |text: &str| match plan::read(text.as_bytes(), &ValueList::none()) {
         Err(PlanError::Unreadable(detail)) => detail,
         other => panic!("expected unreadable, got {other:?}"),
     };
@@ -164,12 +168,12 @@ fn damaged_plans_get_the_fixed_reasons_and_name_no_value() {
         1,
     );
     assert!(matches!(
-        plan::read(unknown.as_bytes()),
+        plan::read(unknown.as_bytes(), &ValueList::none()),
         Err(PlanError::UnknownStep(_))
     ));
     let data_changed = plan.replacen("\"actions\":[\"read\"]", "\"actions\":[\"delete\"]", 1);
     assert!(matches!(
-        plan::read(data_changed.as_bytes()),
+        plan::read(data_changed.as_bytes(), &ValueList::none()),
         Err(PlanError::UnknownStep(_))
     ));
     assert!(unreadable(&format!("{plan} trailing")).contains("expected nothing after the plan"));

@@ -30,6 +30,9 @@ use sluiceway_core::runner::{Invocation, Outcome, Runner};
 use sluiceway_github::{Endpoints, GitHub, HttpGitHub};
 use sluiceway_tools::process::SystemRunner;
 
+/// No value list: nothing shows.
+static NO_VALUES: sluiceway_core::values::ValueList = sluiceway_core::values::ValueList::none();
+
 const REPO: &str = "octo/infra";
 
 fn workspace() -> PathBuf {
@@ -280,6 +283,7 @@ fn main() {
             scratch: temp.path(),
             time_limit: Duration::from_secs(600),
             deploy_limit: None,
+            values: &NO_VALUES,
         };
         adapter.preparations()[0].run(&ctx).result.unwrap();
         let diff = adapter.preview(&ctx, false).result.unwrap().diff;

@@ -360,6 +360,23 @@ fn check_gives_a_pulumi_stack_the_phase_its_project_key_holds() {
     assert!(!said.contains("somewhere-else"), "{said}");
 }
 
+/// Decision 0052's bad input: a value-list entry no adapter writes is a warning at its
+/// line and key; one that would show a credential's every value is refused by name.
+#[test]
+fn check_warns_about_a_value_list_path_no_adapter_writes_and_refuses_a_star_under_a_secret() {
+    let repo = tempfile::tempdir().unwrap();
+    let write = |config: &str| {
+        fs::write(repo.path().join("sluiceway.yaml"), config).unwrap();
+        sluiceway(&["check", "--repo", repo.path().to_str().unwrap()])
+    };
+    let out = write("dashboard:\n  showValues:\n    - spec.replicas\n    - spec..image\n");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    insta::assert_snapshot!(text(&out.stderr));
+    let out = write("dashboard:\n  showValues:\n    - db.secrets.*\n");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    insta::assert_snapshot!(format!("{}{}", text(&out.stdout), text(&out.stderr)));
+}
+
 #[test]
 fn check_warns_when_a_split_workflow_leaves_a_merges_record_to_nobody() {
     let repo = tempfile::tempdir().unwrap();

@@ -252,6 +252,120 @@ fn a_row_pending_again_at_the_hash_it_just_deployed_says_so() {
     }
 }
 
+/// Decision 0052 with the real OpenTofu: the value list's paths show `old → new` on the
+/// rows, the summary and the preview pages; a value OpenTofu marks sensitive never
+/// shows, even at a path the list names; what a row shows joins its hash; a tick
+/// deploys exactly that, and a shown value that moved after the tick deploys nothing.
+#[test]
+fn the_value_list_shows_old_and_new_on_the_row_and_its_pages_and_never_a_secret() {
+    let bed = Bed::new();
+    let mut job = Job::new();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    assert_eq!(job.run(&bed, "push", &sha).code, Some(0));
+    let number = dashboard(&bed);
+    let hashes = |body: &str| -> std::collections::BTreeMap<String, Option<String>> {
+        reader::read(body)
+            .rows
+            .into_iter()
+            .map(|r| (r.facts.stack.clone(), r.facts.hash.clone()))
+            .collect()
+    };
+    let without = hashes(&bed.body(number));
+
+    let config = job.file("sluiceway.yaml");
+    let text = std::fs::read_to_string(&config).unwrap().replace(
+        "  title: Quickstart deploys\n",
+        "  title: Quickstart deploys\n  showValues: [\"input.*\", input, \"input[*]\", input.secret]\n",
+    );
+    std::fs::write(&config, text).unwrap();
+    job.env.push(("GITHUB_RUN_ID".into(), "4243".into()));
+    let ran = job.run(&bed, "schedule", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let body = bed.body(number);
+    let rows = blocks(&body);
+    assert!(
+        rows["storage:dev"].contains("<code>input.name</code> nothing → <samp>dev-assets</samp>"),
+        "{}",
+        rows["storage:dev"]
+    );
+    assert!(
+        rows["network"].contains("<code>input.cidr</code> nothing → <samp>10.20.0.0/16</samp>"),
+        "{}",
+        rows["network"]
+    );
+    assert!(
+        rows["storage:dev"]
+            .contains("<code>input</code> nothing → <samp>expire after 30 days</samp>")
+    );
+    let with = hashes(&body);
+    for stack in ["network", "storage:dev", "storage:prod"] {
+        assert_ne!(
+            with[stack], without[stack],
+            "{stack}: the shown values join the hash"
+        );
+    }
+    assert!(
+        ran.summary.contains("<samp>dev-assets</samp>"),
+        "{}",
+        ran.summary
+    );
+    let world = bed.emulator.world();
+    let page = world.repos[REPO]
+        .check_runs
+        .values()
+        .find(|r| {
+            r.name == "sluiceway / storage:dev"
+                && r.external_id == with["storage:dev"].clone().unwrap()
+        })
+        .expect("the page of the rows' hash");
+    assert!(
+        page.text
+            .as_deref()
+            .unwrap_or_default()
+            .contains("<samp>dev-assets</samp>")
+    );
+    let pages: String = world.repos[REPO]
+        .check_runs
+        .values()
+        .map(|r| format!("{:?}{:?}{:?}", r.title, r.summary, r.text))
+        .collect();
+    drop(world);
+    for (what, text) in [
+        ("body", body.as_str()),
+        ("summary", ran.summary.as_str()),
+        ("result file", ran.result_text.as_str()),
+        ("pages", pages.as_str()),
+    ] {
+        assert!(
+            !text.contains(CANARY),
+            "the sensitive value reached the {what}"
+        );
+    }
+
+    // A tick deploys exactly what the row shows.
+    tick(&bed, number, "alice", "storage:dev");
+    job.payload = Some(edit_event(&bed, number));
+    let path = format!("{}:/usr/bin:/bin", tofu_dir().display());
+    job.env.push(("GITHUB_RUN_ID".into(), "4244".into()));
+    let deployed = job.run_with(&bed, "issues", &sha, &path, &[("mode", "")]);
+    assert_eq!(deployed.outputs["outcome"], "deployed", "{}", deployed.log);
+
+    // A shown value that moves after the tick moves the hash: nothing deploys.
+    tick(&bed, number, "alice", "storage:prod");
+    std::fs::write(job.file("storage/prod.tfvars"), "env = \"production\"\n").unwrap();
+    job.payload = Some(edit_event(&bed, number));
+    job.env.push(("GITHUB_RUN_ID".into(), "4245".into()));
+    let moved = job.run_with(&bed, "issues", &sha, &path, &[("mode", "")]);
+    assert_eq!(moved.outputs["outcome"], "refused", "{}", moved.log);
+    assert!(
+        moved
+            .log
+            .contains("storage:prod: nothing was deployed: the change moved since the tick."),
+        "{}",
+        moved.log
+    );
+}
+
 #[test]
 fn a_push_that_touches_one_stack_previews_only_it_and_carries_every_other_row() {
     let bed = Bed::new();

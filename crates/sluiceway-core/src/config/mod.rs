@@ -40,6 +40,12 @@ pub struct Config {
     pub deploy_windows: Windows,
     /// Keys the file sets that this version does not act on yet, which every run names.
     pub unacted: Vec<unacted::Unacted>,
+    /// The paths whose values rows may show (`dashboard.showValues`; none under
+    /// `dashboard.redact`).
+    pub values: crate::values::ValueList,
+    /// Settings accepted that cannot do what they seem to ask (a value-list entry no
+    /// adapter writes), said by `check` and every run, in file order.
+    pub warnings: Vec<ConfigProblem>,
 }
 
 /// An `ignore` glob over stack ids.

@@ -11,8 +11,7 @@ use super::document::{Document, KeyPath, Position};
 
 /// The keys, in the schema's notation (`stacks[].envFile`), each with the capability
 /// it waits for. A key stands for everything under it.
-pub const NOT_ACTED_ON: [(&str, &str); 8] = [
-    ("dashboard.showValues", "values shown on rows"),
+pub const NOT_ACTED_ON: [(&str, &str); 7] = [
     ("policies", "policies"),
     ("cost", "cost estimates"),
     ("mergeAndDeploy", "merge-and-deploy"),

@@ -22,9 +22,21 @@ struct Checker<'a> {
     problems: &'a mut Vec<ConfigProblem>,
     /// Problems the schema found; parts they touch are skipped.
     schema_problems: Vec<ConfigProblem>,
+    /// Settings that are accepted but cannot do what they seem to ask.
+    warnings: Vec<ConfigProblem>,
 }
 
 impl Checker<'_> {
+    fn warning(&mut self, key: KeyPath, message: impl Into<String>) {
+        let position = self.document.position(&key);
+        self.warnings.push(ConfigProblem {
+            file: self.file.to_owned(),
+            position,
+            key,
+            message: message.into(),
+        });
+    }
+
     fn problem(&mut self, key: KeyPath, message: impl Into<String>) {
         let position = self.document.position(&key);
         self.problems.push(ConfigProblem {
@@ -63,6 +75,7 @@ pub(super) fn validate(
         file,
         problems,
         schema_problems,
+        warnings: Vec::new(),
     };
     let root = KeyPath::default();
     let Value::Object(top) = &document.value else {
@@ -92,6 +105,12 @@ pub(super) fn validate(
     }
 
     check_dashboard(&mut checker, &settings.dashboard);
+    // Under `redact` no value is read at all (decision 0052).
+    let values = if settings.dashboard.redact {
+        crate::values::ValueList::default()
+    } else {
+        crate::values::ValueList::new(settings.dashboard.show_values.iter().cloned())
+    };
     let tick_rule = settings
         .tickers
         .as_ref()
@@ -151,6 +170,8 @@ pub(super) fn validate(
         calendar,
         deploy_windows,
         unacted: Vec::new(),
+        values,
+        warnings: checker.warnings,
     }
 }
 
@@ -195,11 +216,14 @@ fn check_dashboard(checker: &mut Checker<'_>, dashboard: &RawDashboard) {
         );
     }
     for (i, path) in dashboard.show_values.iter().enumerate() {
-        if path.is_empty() || path == "*" || path.contains("**") {
-            checker.problem(
-                at.key("showValues").index(i),
-                "expected a property path; `*` may stand for part of one segment, but a bare `*` or `**` would show every value",
-            );
+        match crate::values::judge(path) {
+            crate::values::Verdict::Fine => {}
+            crate::values::Verdict::Refused(why) => {
+                checker.problem(at.key("showValues").index(i), why);
+            }
+            crate::values::Verdict::NeverMatches(why) => {
+                checker.warning(at.key("showValues").index(i), why);
+            }
         }
     }
     let mut seen = HashSet::new();

@@ -22,6 +22,7 @@ use std::path::Path;
 
 use sluiceway_core::diff::Diff;
 use sluiceway_core::stack::{Chart, StackId};
+use sluiceway_core::values::ValueList;
 use sluiceway_tools::helm::{self, Differ};
 use sluiceway_tools::kubernetes::rendered_set::RenderedSet;
 use sluiceway_tools::recording::{RecordedCommand, Scenario};
@@ -184,7 +185,11 @@ fn stack_of(
 }
 
 /// Replays a Helm scenario, with `example` as the project.
-pub(super) fn replay(example: &Path, scenario_dir: &Path) -> Result<Report, ReplayError> {
+pub(super) fn replay(
+    example: &Path,
+    scenario_dir: &Path,
+    values: &ValueList,
+) -> Result<Report, ReplayError> {
     let scenario = Scenario::load(scenario_dir)?;
     let runner = Replay::new(
         &scenario,
@@ -195,7 +200,7 @@ pub(super) fn replay(example: &Path, scenario_dir: &Path) -> Result<Report, Repl
         }],
         vec![sluiceway_tools::kubernetes::EXTERNAL_DIFF_VAR],
     );
-    let setting = Setting::new(&scenario.label)?;
+    let setting = Setting::new(&scenario.label, values)?;
     let ctx = setting.context(&runner);
     let commands = &scenario.recording.commands;
     let mut known: BTreeMap<String, helm::Stack> = BTreeMap::new();

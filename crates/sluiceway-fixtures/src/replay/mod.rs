@@ -19,6 +19,7 @@ use serde::Serialize;
 use sluiceway_core::diff::{Change, Diff};
 use sluiceway_core::failure::Failure;
 use sluiceway_core::stack::StackId;
+use sluiceway_core::values::ValueList;
 use sluiceway_tools::kubectl;
 use sluiceway_tools::kubernetes::{
     self,
@@ -49,6 +50,8 @@ pub struct Produced {
     pub log_lines: Vec<String>,
     pub hash_inputs: Vec<String>,
     pub tool_diffs: Vec<String>,
+    /// Each diff's value fingerprint (decision 0102), in step order.
+    pub fingerprints: Vec<Option<String>>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -157,6 +160,7 @@ impl From<&Change> for ChangeJson {
 
 fn diff_outcome(diff: &Diff, produced: &mut Produced) -> StepOutcome {
     produced.hash_inputs.push(diff.canonical_json());
+    produced.fingerprints.push(diff.fingerprint());
     StepOutcome::Diff {
         diff: DiffJson {
             changes: diff.changes.iter().map(ChangeJson::from).collect(),
@@ -371,17 +375,31 @@ fn stack_of(command: &RecordedCommand, example: &Path, prunes: bool) -> kubectl:
 
 /// Replays `scenario_dir` through the adapter of `tool`, with `example` as the project.
 pub fn replay(tool: Tool, example: &Path, scenario_dir: &Path) -> Result<Report, ReplayError> {
+    replay_showing(tool, example, scenario_dir, &ValueList::default())
+}
+
+/// The same replay, the adapter showing the values `values` allows (decision 0052).
+pub fn replay_showing(
+    tool: Tool,
+    example: &Path,
+    scenario_dir: &Path,
+    values: &ValueList,
+) -> Result<Report, ReplayError> {
     let binary = match tool {
-        Tool::Kubectl => return replay_kubectl(example, scenario_dir),
-        Tool::Helm => return helm::replay(example, scenario_dir),
-        Tool::Pulumi => return pulumi::replay(example, scenario_dir),
+        Tool::Kubectl => return replay_kubectl(example, scenario_dir, values),
+        Tool::Helm => return helm::replay(example, scenario_dir, values),
+        Tool::Pulumi => return pulumi::replay(example, scenario_dir, values),
         Tool::Opentofu => opentofu::Binary::Tofu,
         Tool::Terraform => opentofu::Binary::Terraform,
     };
-    replay_opentofu(binary, example, scenario_dir)
+    replay_opentofu(binary, example, scenario_dir, values)
 }
 
-fn replay_kubectl(example: &Path, scenario_dir: &Path) -> Result<Report, ReplayError> {
+fn replay_kubectl(
+    example: &Path,
+    scenario_dir: &Path,
+    values: &ValueList,
+) -> Result<Report, ReplayError> {
     let mut scenario = Scenario::load(scenario_dir)?;
     let planned = plan(&scenario)?;
     // The server's version is a fact about the recording, not a command an adapter runs.
@@ -414,7 +432,7 @@ fn replay_kubectl(example: &Path, scenario_dir: &Path) -> Result<Report, ReplayE
         ],
         vec![kubernetes::EXTERNAL_DIFF_VAR],
     );
-    let setting = Setting::new(&scenario.label)?;
+    let setting = Setting::new(&scenario.label, values)?;
     let ctx = setting.context(&runner);
     let mut kept: BTreeMap<PathBuf, RenderedSet> = BTreeMap::new();
     let mut last_diff: BTreeMap<PathBuf, Diff> = BTreeMap::new();
@@ -502,10 +520,11 @@ fn replay_kubectl(example: &Path, scenario_dir: &Path) -> Result<Report, ReplayE
 struct Setting {
     scratch: tempfile::TempDir,
     env: BTreeMap<String, String>,
+    values: ValueList,
 }
 
 impl Setting {
-    fn new(label: &str) -> Result<Setting, ReplayError> {
+    fn new(label: &str, values: &ValueList) -> Result<Setting, ReplayError> {
         let scratch = tempfile::tempdir().map_err(|source| ReplayError::Scratch {
             scenario: label.to_owned(),
             source,
@@ -513,6 +532,7 @@ impl Setting {
         Ok(Setting {
             scratch,
             env: BTreeMap::new(),
+            values: values.clone(),
         })
     }
 
@@ -524,6 +544,7 @@ impl Setting {
             scratch: self.scratch.path(),
             time_limit: Duration::from_secs(600),
             deploy_limit: None,
+            values: &self.values,
         }
     }
 }
@@ -642,6 +663,7 @@ fn replay_opentofu(
     binary: opentofu::Binary,
     example: &Path,
     scenario_dir: &Path,
+    values: &ValueList,
 ) -> Result<Report, ReplayError> {
     let scenario = Scenario::load(scenario_dir)?;
     let runner = Replay::new(
@@ -653,7 +675,7 @@ fn replay_opentofu(
         }],
         vec![opentofu::WORKSPACE_VAR],
     );
-    let setting = Setting::new(&scenario.label)?;
+    let setting = Setting::new(&scenario.label, values)?;
     let ctx = setting.context(&runner);
     let mut kept: BTreeMap<(PathBuf, Option<String>), opentofu::SavedPlan> = BTreeMap::new();
     let mut steps = Vec::new();

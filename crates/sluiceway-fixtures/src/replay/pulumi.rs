@@ -10,6 +10,7 @@ use std::path::Path;
 use serde::Serialize;
 use sluiceway_core::diff::Diff;
 use sluiceway_core::stack::StackId;
+use sluiceway_core::values::ValueList;
 use sluiceway_tools::pulumi::{self, history::DeployKind};
 use sluiceway_tools::recording::{RecordedCommand, Scenario};
 use sluiceway_tools::replay::Replay;
@@ -58,10 +59,14 @@ fn stack_of(command: &RecordedCommand, example: &Path) -> pulumi::Stack {
 }
 
 /// Replays a Pulumi scenario recorded from `example`.
-pub(super) fn replay(example: &Path, scenario_dir: &Path) -> Result<Report, ReplayError> {
+pub(super) fn replay(
+    example: &Path,
+    scenario_dir: &Path,
+    values: &ValueList,
+) -> Result<Report, ReplayError> {
     let scenario = Scenario::load(scenario_dir)?;
     let runner = Replay::new(&scenario, example, Vec::new(), vec![pulumi::STREAMING_VAR]);
-    let setting = Setting::new(&scenario.label)?;
+    let setting = Setting::new(&scenario.label, values)?;
     let ctx = setting.context(&runner);
     let mut last: BTreeMap<StackId, Diff> = BTreeMap::new();
     let mut steps = Vec::new();

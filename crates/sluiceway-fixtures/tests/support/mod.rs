@@ -109,6 +109,28 @@ fn outside_the_tool_diff(report: &Report) -> String {
     .join("\n")
 }
 
+/// The value list's canary (decision 0052) over a replay made with every path allowed,
+/// as no configuration can: no secret form anywhere the adapter produced but the tool
+/// diff. Answers whether the plain canary showed, which some scenario of each tool must,
+/// or the list would prove nothing.
+pub(crate) fn shows_no_secret(report: &Report, scenario: &str, secret_forms: &[&str]) -> bool {
+    let everything = outside_the_tool_diff(report);
+    for canary in ["CANARY-SECRET", "[secret]", "***"]
+        .iter()
+        .chain(secret_forms)
+    {
+        assert!(
+            !everything.contains(canary),
+            "{scenario}: {canary} showed where every value may"
+        );
+    }
+    report
+        .produced
+        .hash_inputs
+        .join("\n")
+        .contains("CANARY-VALUE")
+}
+
 /// Record 0021 over one replay: no canary, no base64 of the secret, no kubectl mask in
 /// anything the adapter produced but the tool diff, which may show the ConfigMap's value
 /// and never the Secret's.

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 use sluiceway_core::diff::{Change, code_unit_order};
+use sluiceway_core::values::ValueList;
 
 use super::naming;
 use crate::kubernetes::fold::{self, ReadPair};
@@ -143,6 +144,7 @@ pub fn compare(
     deployed: &str,
     rendered: &str,
     namespace: &str,
+    values: &ValueList,
 ) -> Result<Vec<Change>, CompareError> {
     let mut old = compact_objects_of(deployed, namespace, Side::Deployed)?;
     let new = compact_objects_of(rendered, namespace, Side::Rendered)?;
@@ -150,7 +152,11 @@ pub fn compare(
     let mut changes = Vec::new();
     let mut fold_one = |pair: ReadPair| {
         let pairs = [pair];
-        changes.extend(named(&pairs, namespace, fold::fold(&pairs, &|_| false)));
+        changes.extend(named(
+            &pairs,
+            namespace,
+            fold::fold(&pairs, &|_| false, values),
+        ));
     };
     for (address, (identity, after)) in new {
         let before = old.remove(&address).map(|(_, b)| b);
@@ -205,7 +211,7 @@ mod tests {
 
     #[test]
     fn objects_pair_up_by_address_in_the_releases_namespace() {
-        let changes = compare(DEPLOYED, RENDERED, "shop").unwrap();
+        let changes = compare(DEPLOYED, RENDERED, "shop", &ValueList::default()).unwrap();
         let seen: Vec<(&str, &str, Op, Vec<String>)> = changes
             .iter()
             .map(|c| {
@@ -235,30 +241,34 @@ mod tests {
 
     #[test]
     fn nothing_deployed_is_all_creates_and_the_same_is_nothing() {
-        let creates = compare("", RENDERED, "shop").unwrap();
+        let creates = compare("", RENDERED, "shop", &ValueList::default()).unwrap();
         assert!(creates.iter().all(|c| c.op == Op::Create));
         assert_eq!(creates.len(), 3);
-        assert!(compare(RENDERED, RENDERED, "shop").unwrap().is_empty());
+        assert!(
+            compare(RENDERED, RENDERED, "shop", &ValueList::default())
+                .unwrap()
+                .is_empty()
+        );
     }
 
     #[test]
     fn an_address_twice_or_garbage_is_named() {
         let twice = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: shop\n";
         assert_eq!(
-            compare("", twice, "shop").unwrap_err(),
+            compare("", twice, "shop", &ValueList::default()).unwrap_err(),
             CompareError::Twice {
                 side: Side::Rendered,
                 object: 2
             }
         );
         assert_eq!(
-            compare("a: [\n", RENDERED, "shop").unwrap_err(),
+            compare("a: [\n", RENDERED, "shop", &ValueList::default()).unwrap_err(),
             CompareError::NotYaml {
                 side: Side::Deployed
             }
         );
         assert_eq!(
-            compare("", "kind: ConfigMap\n", "shop").unwrap_err(),
+            compare("", "kind: ConfigMap\n", "shop", &ValueList::default()).unwrap_err(),
             CompareError::Unnamed {
                 side: Side::Rendered,
                 object: 1

@@ -271,7 +271,7 @@ fn compared(
 ) -> Result<(Vec<Change>, RenderedSet), Failure> {
     let set = render(stack, ctx, log)?;
     let old = deployed(stack, ctx, true, log)?.unwrap_or_default();
-    let changes = compare::compare(&old, &read_set(&set)?, &stack.namespace)
+    let changes = compare::compare(&old, &read_set(&set)?, &stack.namespace, ctx.values)
         .map_err(|e| unreadable(e.to_string()))?;
     Ok((changes, set))
 }

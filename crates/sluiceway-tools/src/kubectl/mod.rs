@@ -365,7 +365,7 @@ pub fn preview(stack: &Stack, ctx: &Context<'_>, keep_set: bool) -> Preview {
         let name = inventory::name(ctx.repository, &stack.id);
         let skip = is_inventory(&name);
         let prune = stack.options.prune;
-        let mut changes = fold::fold_pairs(&pairs, &|id| prune && skip(id))
+        let mut changes = fold::fold_pairs(&pairs, &|id| prune && skip(id), ctx.values)
             .map_err(|e| unreadable(e.to_string()))?;
         changes.extend(rendered.prune_deletes);
         changes.sort_by(|a, b| code_unit_order(&a.address, &b.address));

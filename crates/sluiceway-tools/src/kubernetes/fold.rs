@@ -12,6 +12,7 @@ use serde_json::Value;
 use sluiceway_core::diff::{Change, Op, code_unit_order};
 use sluiceway_core::fingerprint;
 use sluiceway_core::property_path::{PropertyPath, Step};
+use sluiceway_core::values::{ShownValue, ValueList};
 
 use super::hunks::ObjectPair;
 use super::objects::{Identity, read_side};
@@ -105,43 +106,51 @@ fn refuse_duplicates(addresses: impl Iterator<Item = String>) -> Result<(), Fold
 }
 
 /// The change one read pair makes, if any.
-fn change_of(pair: &ReadPair) -> Option<Change> {
+fn change_of(pair: &ReadPair, values: &ValueList) -> Option<Change> {
     let id = &pair.identity;
     let change = |op| Change::new(id.address(), id.kind.clone(), id.display_name(), op);
     match (&pair.live, &pair.merged) {
-        (None, Some(merged)) => Some(Change {
-            fingerprint: value_fingerprint(id, None, Some(merged)),
-            ..change(Op::Create)
-        }),
+        (None, Some(merged)) => {
+            let (values, fingerprint) = values_set(id, None, Some(merged), values);
+            Some(Change {
+                fingerprint,
+                values,
+                ..change(Op::Create)
+            })
+        }
         (Some(_), None) => Some(change(Op::Delete)),
         (Some(live), Some(merged)) => {
             let keys = changed_keys(id, live, merged);
-            (!keys.is_empty()).then(|| Change {
-                changed_keys: keys,
-                fingerprint: value_fingerprint(id, Some(live), Some(merged)),
-                ..change(Op::Update)
+            (!keys.is_empty()).then(|| {
+                let (values, fingerprint) = values_set(id, Some(live), Some(merged), values);
+                Change {
+                    changed_keys: keys,
+                    fingerprint,
+                    values,
+                    ..change(Op::Update)
+                }
             })
         }
         (None, None) => None,
     }
 }
 
-/// The digest of the values a change sets (decision 0102): the merged object's leaves
-/// for a create, the leaves that differ from the live object for an update, server
-/// fields left out, a Secret's `data` and `stringData` one mark each.
-fn value_fingerprint(
+/// The values a change sets: those the list lets its row show, and the digest of the
+/// rest (decision 0102). The merged object's leaves for a create, the leaves that
+/// differ from the live object for an update, server fields left out, a Secret's `data`
+/// and `stringData` one mark each, never shown.
+fn values_set(
     id: &Identity,
     live: Option<&Value>,
     merged: Option<&Value>,
-) -> Option<String> {
+    values: &ValueList,
+) -> (Vec<ShownValue>, Option<String>) {
     let is_secret = secret_fields(id);
     let live = live.map(without_server_fields);
     let merged = merged.map(without_server_fields);
-    fingerprint::of_entries(fingerprint::leaves(
-        live.as_deref(),
-        merged.as_deref(),
-        &is_secret,
-    ))
+    let entries = fingerprint::leaves(live.as_deref(), merged.as_deref(), &is_secret);
+    let (shown, hidden) = values.split(entries, &|_| false);
+    (shown, fingerprint::of_entries(hidden))
 }
 
 /// A core Secret's `data` and `stringData` are compared whole and never read below.
@@ -154,11 +163,15 @@ fn secret_fields(id: &Identity) -> impl Fn(&[Step]) -> bool {
 
 /// The changes read pairs make, sorted by address. `skip` leaves out an object that is
 /// Sluiceway's own (the inventory).
-pub fn fold(pairs: &[ReadPair], skip: &dyn Fn(&Identity) -> bool) -> Vec<Change> {
+pub fn fold(
+    pairs: &[ReadPair],
+    skip: &dyn Fn(&Identity) -> bool,
+    values: &ValueList,
+) -> Vec<Change> {
     let mut changes: Vec<Change> = pairs
         .iter()
         .filter(|p| !skip(&p.identity))
-        .filter_map(change_of)
+        .filter_map(|pair| change_of(pair, values))
         .collect();
     changes.sort_by(|a, b| code_unit_order(&a.address, &b.address));
     changes
@@ -169,6 +182,7 @@ pub fn fold(pairs: &[ReadPair], skip: &dyn Fn(&Identity) -> bool) -> Vec<Change>
 pub fn fold_pairs(
     pairs: &[ObjectPair],
     skip: &(dyn Fn(&Identity) -> bool + Sync),
+    values: &ValueList,
 ) -> Result<Vec<Change>, FoldError> {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -185,8 +199,9 @@ pub fn fold_pairs(
                         .enumerate()
                         .map(|(i, pair)| {
                             let read = read_pair(pair, n * chunk + i + 1)?;
-                            let change =
-                                (!skip(&read.identity)).then(|| change_of(&read)).flatten();
+                            let change = (!skip(&read.identity))
+                                .then(|| change_of(&read, values))
+                                .flatten();
                             Ok((read.identity.address(), change))
                         })
                         .collect()
@@ -278,7 +293,7 @@ mod tests {
             .replace("\"5\"", "\"9\"")
             .replace("status:\n  replicas: 1", "status:\n  replicas: 3");
         let read = read_pairs(&[pair(DEPLOYMENT, &merged)]).unwrap();
-        assert!(fold(&read, &|_| false).is_empty());
+        assert!(fold(&read, &|_| false, &ValueList::none()).is_empty());
     }
 
     #[test]
@@ -295,7 +310,7 @@ mod tests {
             pair(secret_live, &secret_merged),
         ])
         .unwrap();
-        let changes = fold(&read, &|_| false);
+        let changes = fold(&read, &|_| false, &ValueList::none());
         let summary: Vec<(String, &str, Vec<String>)> = changes
             .iter()
             .map(|c| (c.address.clone(), c.op.name(), c.changed_keys.clone()))

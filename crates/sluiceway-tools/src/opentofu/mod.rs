@@ -289,7 +289,7 @@ pub fn preview(stack: &Stack, ctx: &Context<'_>, keep_plan: bool) -> Preview {
                 "The plan: expected the output of show",
             )
         })?;
-        let changes = plan::read(file);
+        let changes = plan::read(file, ctx.values);
         let _ = std::fs::remove_file(&shown);
         let diff = Diff {
             stack: stack.id.clone(),

@@ -15,6 +15,8 @@ use serde_json::Value;
 use sluiceway_core::diff::{Change, Op, Tracking, code_unit_order};
 use sluiceway_core::failure::{Failure, FailureReason};
 use sluiceway_core::fingerprint;
+use sluiceway_core::property_path::PropertyPath;
+use sluiceway_core::values::ValueList;
 
 use super::plan_paths::{Marks, replace_path, walk};
 
@@ -72,7 +74,11 @@ fn display_name(address: &str, kind: &str) -> String {
 }
 
 /// One resource change folded into a change, or `None` for what is not a change.
-fn fold(resource: ResourceChange, index: usize) -> Result<Option<Change>, PlanError> {
+fn fold(
+    resource: ResourceChange,
+    index: usize,
+    values: &ValueList,
+) -> Result<Option<Change>, PlanError> {
     let ResourceChange {
         address,
         previous_address,
@@ -168,19 +174,28 @@ fn fold(resource: ResourceChange, index: usize) -> Result<Option<Change>, PlanEr
         }
         _ => Vec::new(),
     };
+    // A value the tool learns only at deploy time is never shown (decision 0052).
+    let unknown = unknown_paths(change.after_unknown.as_ref());
+    let (shown, hidden) = values.split(entries, &|path| {
+        unknown.iter().any(|u| {
+            path.strip_prefix(u.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+        })
+    });
     Ok(Some(Change {
         changed_keys,
         replace_keys,
-        fingerprint: fingerprint::of_entries(entries),
+        fingerprint: fingerprint::of_entries(hidden),
+        values: shown,
         tracking,
         previous_address: previous_address.filter(|_| moved),
         ..Change::new(address, kind, name, op)
     }))
 }
 
-struct PlanVisitor;
+struct PlanVisitor<'v>(&'v ValueList);
 
-impl<'de> Visitor<'de> for PlanVisitor {
+impl<'de> Visitor<'de> for PlanVisitor<'_> {
     type Value = Result<Vec<Change>, PlanError>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -200,7 +215,7 @@ impl<'de> Visitor<'de> for PlanVisitor {
                 }
                 "errored" => errored = map.next_value::<Option<bool>>()?.unwrap_or(false),
                 "complete" => complete = map.next_value::<Option<bool>>()?.unwrap_or(true),
-                "resource_changes" => changes = map.next_value_seed(ChangesSeed)?,
+                "resource_changes" => changes = map.next_value_seed(ChangesSeed(self.0))?,
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -224,22 +239,47 @@ impl<'de> Visitor<'de> for PlanVisitor {
     }
 }
 
-struct ChangesSeed;
+/// Every path `after_unknown` marks, in the shared notation.
+fn unknown_paths(after_unknown: Option<&Value>) -> Vec<String> {
+    fn walk(value: &Value, at: &PropertyPath, found: &mut Vec<String>) {
+        match value {
+            Value::Bool(true) => found.push(at.to_string()),
+            Value::Object(map) => {
+                for (key, child) in map {
+                    walk(child, &at.field(key), found);
+                }
+            }
+            Value::Array(items) => {
+                for (i, child) in items.iter().enumerate() {
+                    walk(child, &at.index(i), found);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    if let Some(value) = after_unknown {
+        walk(value, &PropertyPath::root(), &mut found);
+    }
+    found
+}
 
-impl<'de> DeserializeSeed<'de> for ChangesSeed {
+struct ChangesSeed<'v>(&'v ValueList);
+
+impl<'de> DeserializeSeed<'de> for ChangesSeed<'_> {
     type Value = Result<Vec<Change>, PlanError>;
 
     fn deserialize<D: de::Deserializer<'de>>(
         self,
         deserializer: D,
     ) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_seq(ChangesVisitor)
+        deserializer.deserialize_seq(ChangesVisitor(self.0))
     }
 }
 
-struct ChangesVisitor;
+struct ChangesVisitor<'v>(&'v ValueList);
 
-impl<'de> Visitor<'de> for ChangesVisitor {
+impl<'de> Visitor<'de> for ChangesVisitor<'_> {
     type Value = Result<Vec<Change>, PlanError>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -255,7 +295,7 @@ impl<'de> Visitor<'de> for ChangesVisitor {
             if failure.is_some() {
                 continue;
             }
-            match fold(resource, index) {
+            match fold(resource, index, self.0) {
                 Ok(Some(change)) => changes.push(change),
                 Ok(None) => {}
                 Err(e) => failure = Some(e),
@@ -276,11 +316,12 @@ impl<'de> Visitor<'de> for ChangesVisitor {
     }
 }
 
-/// Reads a plan from a stream, resource by resource.
-pub fn read(input: impl Read) -> Result<Vec<Change>, PlanError> {
+/// Reads a plan from a stream, resource by resource, each change showing the values
+/// the list allows.
+pub fn read(input: impl Read, values: &ValueList) -> Result<Vec<Change>, PlanError> {
     let mut deserializer = serde_json::Deserializer::from_reader(std::io::BufReader::new(input));
-    let changes =
-        de::Deserializer::deserialize_map(&mut deserializer, PlanVisitor).map_err(|e| {
+    let changes = de::Deserializer::deserialize_map(&mut deserializer, PlanVisitor(values))
+        .map_err(|e| {
             PlanError::Unreadable(format!(
                 "The plan, at line {} column {}: expected the plan's JSON",
                 e.line(),

@@ -129,7 +129,7 @@ pub fn preview(stack: &Stack, ctx: &Context<'_>) -> Step<Previewed> {
         _ => None,
     };
     let result = match finish_run(outcome, minutes(ctx.time_limit), &mut log) {
-        Ok(ran) => preview::read(&ran.stdout, &mut log).map(|changes| Previewed {
+        Ok(ran) => preview::read(&ran.stdout, &mut log, ctx.values).map(|changes| Previewed {
             diff: Diff {
                 stack: stack.id.clone(),
                 changes,
@@ -139,7 +139,7 @@ pub fn preview(stack: &Stack, ctx: &Context<'_>) -> Step<Previewed> {
         Err(failure) => {
             // A failed preview still prints its document; its diagnostics say why.
             if let Some(document) = failed_document {
-                let _ = preview::read(&document, &mut log);
+                let _ = preview::read(&document, &mut log, ctx.values);
             }
             Err(failure)
         }
@@ -334,6 +334,7 @@ mod tests {
             scratch: Path::new("/tmp"),
             time_limit: Duration::from_secs(60),
             deploy_limit: None,
+            values: &sluiceway_core::values::ValueList::none(),
         })
     }
 

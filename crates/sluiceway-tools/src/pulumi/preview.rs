@@ -1,13 +1,19 @@
-//! Reading `pulumi preview --json`. Only `steps[]` (op, URN, reasons, the keys of
-//! `detailedDiff`, `oldState.retainOnDelete`) and `diagnostics[].message` are kept;
-//! every other field, values included, is skipped as the document is parsed.
+//! Reading `pulumi preview --json`. Only `steps[]` (op, URN, reasons, `detailedDiff`,
+//! `oldState.retainOnDelete`, and the states' `inputs` and `outputs`) and
+//! `diagnostics[].message` are kept; every other field is skipped as the document is
+//! parsed. The states' values stay here: the changes carry the digest of what they set
+//! and the values the list lets a row show (decisions 0052 and 0102), nothing more.
+//! Pulumi writes a secret as `"[secret]"`; a path at or below one is a secret's.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Deserialize;
-use serde::de::IgnoredAny;
+use serde_json::Value;
 use sluiceway_core::diff::{Change, Op, Tracking, code_unit_order};
 use sluiceway_core::failure::{Failure, FailureReason};
+use sluiceway_core::fingerprint::{self, Entry};
+use sluiceway_core::property_path::{PropertyPath, Step};
+use sluiceway_core::values::ValueList;
 
 use super::paths;
 use super::urn::Urn;
@@ -31,17 +37,34 @@ pub(super) struct RawStep {
     #[serde(default)]
     replace_reasons: Option<Vec<String>>,
     #[serde(default)]
-    detailed_diff: Option<BTreeMap<String, IgnoredAny>>,
+    detailed_diff: Option<BTreeMap<String, DiffEntry>>,
     #[serde(default)]
-    old_state: Option<OldState>,
+    old_state: Option<State>,
+    #[serde(default)]
+    new_state: Option<State>,
 }
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct OldState {
+struct DiffEntry {
+    /// The difference is between the inputs; else the old side is the outputs.
+    #[serde(default)]
+    input_diff: Option<bool>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct State {
     #[serde(default)]
     retain_on_delete: Option<bool>,
+    #[serde(default)]
+    inputs: Option<Value>,
+    #[serde(default)]
+    outputs: Option<Value>,
 }
+
+/// How Pulumi writes a secret's value in a preview.
+const SECRET: &str = "[secret]";
 
 #[derive(Deserialize)]
 pub(super) struct Diagnostic {
@@ -58,8 +81,9 @@ impl Diagnostic {
     }
 }
 
-/// Reads a preview document into changes; its diagnostics go to the log.
-pub fn read(stdout: &[u8], log: &mut ToolLog) -> Result<Vec<Change>, Failure> {
+/// Reads a preview document into changes, each with the values the list allows; its
+/// diagnostics go to the log.
+pub fn read(stdout: &[u8], log: &mut ToolLog, values: &ValueList) -> Result<Vec<Change>, Failure> {
     let document: Document = serde_json::from_slice(stdout).map_err(|e| {
         unreadable(format!(
             "The preview: expected one JSON document (line {}, column {})",
@@ -75,7 +99,7 @@ pub fn read(stdout: &[u8], log: &mut ToolLog) -> Result<Vec<Change>, Failure> {
     })?;
     let mut kept = Vec::new();
     for (number, step) in steps.iter().enumerate() {
-        if let Some(change) = change_of(step, number + 1, "The preview")? {
+        if let Some(change) = change_of(step, number + 1, "The preview", values)? {
             kept.push(change);
         }
     }
@@ -87,6 +111,7 @@ pub(super) fn change_of(
     step: &RawStep,
     number: usize,
     what: &str,
+    values: &ValueList,
 ) -> Result<Option<Rooted>, Failure> {
     let urn = Urn::parse(&step.urn)
         .ok_or_else(|| unreadable(format!("{what}: step {number}: expected a Pulumi URN")))?;
@@ -136,10 +161,143 @@ pub(super) fn change_of(
             change.replace_keys = sorted(replace);
         }
     }
+    let (shown, hidden) = values.split(leaves_set(step, op), &|_| false);
+    change.values = shown;
+    change.fingerprint = fingerprint::of_entries(hidden);
     Ok(Some(Rooted {
         root: urn.is_root_stack(),
         change,
     }))
+}
+
+/// The leaves a step sets (decision 0102): every leaf of the new inputs for a create;
+/// for an update or replace, below each path the step names, the old inputs (or
+/// outputs, when the difference is not in the inputs) against the new inputs; nothing
+/// for a delete or a change of tracking. A secret is one entry, nothing below it read.
+fn leaves_set(step: &RawStep, op: Op) -> Vec<Entry> {
+    match op {
+        Op::Create => {
+            let new = inputs(&step.new_state);
+            fingerprint::leaves(None, new, &|steps: &[Step]| secret_at(new, steps))
+        }
+        Op::Update | Op::Replace => {
+            let mut entries = Vec::new();
+            let named: Vec<(&String, bool)> = match &step.detailed_diff {
+                Some(detailed) if !detailed.is_empty() => detailed
+                    .iter()
+                    .map(|(path, entry)| (path, entry.input_diff == Some(true)))
+                    .collect(),
+                _ => step
+                    .diff_reasons
+                    .iter()
+                    .flatten()
+                    .map(|p| (p, true))
+                    .collect(),
+            };
+            for (text, input_diff) in named {
+                let Some(path) = paths::parse(text) else {
+                    continue;
+                };
+                let old_side = step.old_state.as_ref().and_then(|s| {
+                    if input_diff {
+                        s.inputs.as_ref()
+                    } else {
+                        s.outputs.as_ref()
+                    }
+                });
+                let new_side = inputs(&step.new_state);
+                // A secret on the way to the path, on either side: one mark there, as
+                // a secret's value is never read, changed or not.
+                if let Some(depth) = [old_side, new_side]
+                    .into_iter()
+                    .filter_map(|side| secret_depth(side, path.steps()))
+                    .min()
+                {
+                    entries.push(Entry::Secret {
+                        path: PropertyPath::from_steps(path.steps()[..depth].to_vec()).to_string(),
+                    });
+                    continue;
+                }
+                let (old, new) = (
+                    nested(old_side, path.steps()),
+                    nested(new_side, path.steps()),
+                );
+                entries.extend(fingerprint::leaves(
+                    old.as_ref(),
+                    new.as_ref(),
+                    &|steps: &[Step]| {
+                        secret_at(old.as_ref(), steps) || secret_at(new.as_ref(), steps)
+                    },
+                ));
+            }
+            entries.sort_by(|a, b| code_unit_order(a.path(), b.path()));
+            entries.dedup();
+            entries
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn inputs(state: &Option<State>) -> Option<&Value> {
+    state.as_ref().and_then(|s| s.inputs.as_ref())
+}
+
+/// Whether the value at `steps` in `side` is a secret.
+fn secret_at(side: Option<&Value>, steps: &[Step]) -> bool {
+    let mut at = side;
+    for step in steps {
+        at = at.and_then(|v| match (v, step) {
+            (Value::Object(map), Step::Field(key)) => map.get(key),
+            (Value::Array(items), Step::Index(i)) => items.get(*i),
+            _ => None,
+        });
+    }
+    at.and_then(Value::as_str) == Some(SECRET)
+}
+
+/// How many steps down `steps` a secret stands in `side`, when one does.
+fn secret_depth(side: Option<&Value>, steps: &[Step]) -> Option<usize> {
+    let mut at = side?;
+    for (depth, step) in steps.iter().enumerate() {
+        if at.as_str() == Some(SECRET) {
+            return Some(depth);
+        }
+        at = match (at, step) {
+            (Value::Object(map), Step::Field(key)) => map.get(key)?,
+            (Value::Array(items), Step::Index(i)) => items.get(*i)?,
+            _ => return None,
+        };
+    }
+    (at.as_str() == Some(SECRET)).then_some(steps.len())
+}
+
+/// The value at `steps` in `side`, nested again under those steps alone, so the leaf
+/// walk writes whole paths.
+fn nested(side: Option<&Value>, steps: &[Step]) -> Option<Value> {
+    let mut at = side?;
+    for step in steps {
+        at = match (at, step) {
+            (Value::Object(map), Step::Field(key)) => map.get(key)?,
+            (Value::Array(items), Step::Index(i)) => items.get(*i)?,
+            _ => return None,
+        };
+    }
+    let mut value = at.clone();
+    for step in steps.iter().rev() {
+        value = match step {
+            Step::Field(key) => {
+                let mut map = serde_json::Map::new();
+                map.insert(key.clone(), value);
+                Value::Object(map)
+            }
+            Step::Index(i) => {
+                let mut items = vec![Value::Null; *i];
+                items.push(value);
+                Value::Array(items)
+            }
+        };
+    }
+    Some(value)
 }
 
 /// A change, and whether it is the stack's root resource.
@@ -189,7 +347,7 @@ mod tests {
     use super::*;
 
     fn read_text(text: &str) -> Result<Vec<Change>, Failure> {
-        read(text.as_bytes(), &mut ToolLog::default())
+        read(text.as_bytes(), &mut ToolLog::default(), &ValueList::none())
     }
 
     fn step(op: &str, urn: &str, extra: &str) -> String {
@@ -356,6 +514,7 @@ mod tests {
         read(
             br#"{"steps":[],"diagnostics":[{"message":"\u001b[31mError\u001b[0m: broke\n","severity":"error"}]}"#,
             &mut log,
+            &ValueList::none(),
         )
         .unwrap();
         assert_eq!(log.job_log_lines(), ["Error: broke"]);

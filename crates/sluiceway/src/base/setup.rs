@@ -88,8 +88,9 @@ pub(crate) fn configured_label(checkout: &Checkout) -> String {
         .unwrap_or(default)
 }
 
-/// The workflow annotations for the keys this version does not act on yet (ADR 0026):
-/// one warning per place, naming the file, its line and the key.
+/// The workflow annotations for the keys this version does not act on yet (ADR 0026)
+/// and the settings that cannot do what they seem to ask: one warning per place, naming
+/// the file, its line and the key.
 pub(crate) fn unacted_annotations(config: &Config) -> Vec<String> {
     let file = config.file.as_deref().unwrap_or(config::FILE_NAMES[0]);
     config
@@ -103,5 +104,11 @@ pub(crate) fn unacted_annotations(config: &Config) -> Vec<String> {
                 u.warning(file)
             )
         })
+        .chain(config.warnings.iter().map(|w| {
+            format!(
+                "::warning file={},line={},col={}::{w}",
+                w.file, w.position.line, w.position.column
+            )
+        }))
         .collect()
 }

@@ -145,6 +145,9 @@ pub fn run(repo: &Path, json: bool, backend: bool, printer: &mut Printer) -> Out
                 for unacted in &setup.config.unacted {
                     printer.say(&format!("warning: {}", unacted.warning(file)));
                 }
+                for warning in &setup.config.warnings {
+                    printer.say(&format!("warning: {warning}"));
+                }
                 for warning in merges_nobody_applies(&setup, &checkout) {
                     printer.say(&format!("warning: {warning}"));
                 }
@@ -272,6 +275,7 @@ fn ask_backends(setup: &Setup, checkout: &Checkout, log: &mut Vec<String>) -> Ba
         scratch: &scratch,
         time_limit: std::time::Duration::from_secs(600),
         deploy_limit: None,
+        values: &setup.config.values,
     };
     backend_check::ask(&setup.config, &setup.discovery, checkout.root(), &ctx, log)
 }

@@ -233,7 +233,7 @@ pub fn run(
         stack,
         &record,
         envs.of(&stack.id, &a.job.tool_env),
-        &setup.config.settings.dashboard.label,
+        &setup.config,
         printer,
     );
     match write_row(a, github, &setup, stack, &step, printer) {
@@ -361,9 +361,10 @@ fn apply(
     stack: &Stack,
     record: &Record,
     env: Result<&BTreeMap<String, String>, NotLoaded>,
-    label: &str,
+    config: &sluiceway_core::config::Config,
     printer: &mut Printer,
 ) -> Applied {
+    let label = config.settings.dashboard.label.as_str();
     let run_url = a.job.run_url();
     let failed = |reason: String| Applied {
         ended: Ended::Failed,
@@ -415,6 +416,7 @@ fn apply(
         scratch: &scratch,
         time_limit: limit,
         deploy_limit: a.inputs.deploy_timeout,
+        values: &config.values,
     };
     // The version check is the job's, as the scan's is: one per tool, whatever file.
     let job_ctx = Context {

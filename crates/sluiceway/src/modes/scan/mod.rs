@@ -265,6 +265,7 @@ fn scan(
         scratch: &scratch,
         time_limit: s.inputs.preview_timeout,
         deploy_limit: None,
+        values: &config.values,
     };
 
     // The version check, once per tool at hand.
