@@ -8,6 +8,7 @@ use saphyr::{LoadableYamlNode, Yaml};
 
 use crate::claim::{Claims, SUGGESTED_UNRELATED};
 use crate::config::Config;
+use crate::discovery::gitops::{self, GitOps};
 use crate::discovery::{Verdict, is_manifest, kustomization_in, root_module};
 use crate::glob::FileGlobs;
 use crate::repo::{FileSource, RepoFiles, child, split};
@@ -27,11 +28,15 @@ pub struct Proposal {
 /// on its own: OpenTofu/Terraform root modules that root-module discovery leaves out
 /// (not called as a module, not under `modules/`), and Helm charts. Kubernetes manifest
 /// directories are never declared, because files do not say which cluster they go to;
-/// they are listed as unknowns instead.
+/// they are listed as unknowns instead, but for one another listed kustomization already
+/// includes. A tree a GitOps controller deploys (Flux, Argo CD) is proposed in no form:
+/// it has its deployer, and the file is named that says so.
 pub fn propose(files: &RepoFiles, source: &impl FileSource) -> Proposal {
     let mut entries = String::new();
     let mut unknowns = Vec::new();
     let mut declared_dirs: Vec<String> = Vec::new();
+    let gitops = GitOps::read(files, source);
+    let deployed_elsewhere = |dir: &str| gitops.deploying(dir).is_some();
 
     if let Ok(verdicts) = root_module::examine(files, source, &BTreeSet::new()) {
         for (dir, verdict) in &verdicts {
@@ -106,7 +111,9 @@ pub fn propose(files: &RepoFiles, source: &impl FileSource) -> Proposal {
         else {
             continue;
         };
-        if chart.as_mapping_get("type").and_then(Yaml::as_str) == Some("library") {
+        if chart.as_mapping_get("type").and_then(Yaml::as_str) == Some("library")
+            || deployed_elsewhere(dir)
+        {
             continue;
         }
         let name = chart
@@ -133,6 +140,7 @@ pub fn propose(files: &RepoFiles, source: &impl FileSource) -> Proposal {
                 .any(|p| p.starts_with('.') && p != "." || p == "charts" || p == "templates")
         })
         .filter(|d| !declared_dirs.iter().any(|c| crate::repo::is_within(d, c)))
+        .filter(|d| !deployed_elsewhere(d))
         .filter(|d| {
             kustomization_in(files, d).is_some()
                 || files
@@ -141,6 +149,17 @@ pub fn propose(files: &RepoFiles, source: &impl FileSource) -> Proposal {
                     .filter(|n| is_manifest(n))
                     .any(|n| looks_like_manifest(source, &child(d, n)))
         })
+        .collect();
+    // A kustomization another one includes (a listed one, or one a controller deploys)
+    // deploys with it, never on its own.
+    let included: BTreeSet<String> = files
+        .dirs()
+        .filter(|d| kustomization_in(files, d).is_some())
+        .flat_map(|d| gitops::included_dirs(files, source, d))
+        .collect();
+    let manifest_dirs: Vec<&str> = manifest_dirs
+        .into_iter()
+        .filter(|d| !included.contains(*d))
         .collect();
     let mut kubectl_hint = String::new();
     for dir in &manifest_dirs {
@@ -164,6 +183,25 @@ pub fn propose(files: &RepoFiles, source: &impl FileSource) -> Proposal {
     }
     if entries.is_empty() {
         text = text.replace("stacks:\n", "stacks: []\n");
+    }
+    if !gitops.trees.is_empty() {
+        text.push_str("# Deployed by a GitOps controller, so not proposed; declare one only to deploy it from the dashboard as well:\n");
+        for tree in &gitops.trees {
+            writeln!(
+                text,
+                "#   {}: {} ({})",
+                tree.path,
+                tree.controller.name(),
+                tree.file
+            )
+            .ok();
+            unknowns.push(format!(
+                "{}: deployed by {}, as {} says, so not proposed as a stack",
+                tree.path,
+                tree.controller.name(),
+                tree.file
+            ));
+        }
     }
     Proposal {
         config_text: text,

@@ -247,8 +247,9 @@ fn segments(entry: &str) -> Option<Vec<String>> {
                 loop {
                     match bytes.get(end)? {
                         b'\\' => {
-                            text.push(char::from(*bytes.get(end + 1)?));
-                            end += 2;
+                            let c = entry.get(end + 1..)?.chars().next()?;
+                            text.push(c);
+                            end += 1 + c.len_utf8();
                         }
                         b'"' => break,
                         _ => {
@@ -396,6 +397,8 @@ mod tests {
         }
         for odd in [
             ".a", "a.", "a..b", "a[", "a[x]", "a b", "a-b", "a[\"x\"", "[0].a",
+            // An escape before a character of more than one byte (found by fuzzing).
+            "m[\"\\é",
         ] {
             assert!(matches!(judge(odd), Verdict::NeverMatches(_)), "{odd}");
         }

@@ -1,6 +1,8 @@
 //! The real binary, run as a person or a workflow runs it, on the bundled example and on
 //! broken setups. Output a person reads is pinned with snapshots.
 
+mod support;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -358,6 +360,155 @@ fn check_gives_a_pulumi_stack_the_phase_its_project_key_holds() {
         "{said}"
     );
     assert!(!said.contains("somewhere-else"), "{said}");
+}
+
+/// What `init` proposes for a repository and what `check --json` says of it.
+fn init_and_check(layout: fn(&Path)) -> (String, String, serde_json::Value) {
+    let repo = tempfile::tempdir().unwrap();
+    layout(repo.path());
+    fs::create_dir(repo.path().join(".git")).unwrap();
+    let init = sluiceway(&["init", "--repo", repo.path().to_str().unwrap()]);
+    assert_eq!(init.status.code(), Some(0), "{}", text(&init.stderr));
+    let config = fs::read_to_string(repo.path().join("sluiceway.yaml")).unwrap();
+    let check = sluiceway(&["check", "--json", "--repo", repo.path().to_str().unwrap()]);
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}{}",
+        text(&check.stdout),
+        text(&check.stderr)
+    );
+    (
+        config,
+        text(&init.stdout),
+        serde_json::from_slice(&check.stdout).unwrap(),
+    )
+}
+
+/// Issue 25: on a repository whose apps Flux deploys, `init` proposes none of them (a
+/// tree with its own deployer), names every tree with the file that says so, proposes
+/// a hand-applied kustomization once (its nested one with it, and no component the
+/// apps include), and treats root modules as before; `check` names the same trees.
+#[test]
+fn init_on_a_flux_homelab_proposes_no_app_and_names_every_flux_tree() {
+    let (config, said, check) = init_and_check(support::homelab::flux);
+    let entries = config
+        .lines()
+        .filter(|l| l.starts_with("  - path: "))
+        .count();
+    let hints: Vec<&str> = config
+        .lines()
+        .filter(|l| l.starts_with("  #  - path: "))
+        .collect();
+    assert_eq!(entries, 2, "the root modules, as before: {config}");
+    assert!(
+        config.contains("  - path: terraform/authentik\n    tool: opentofu"),
+        "{config}"
+    );
+    assert_eq!(
+        hints,
+        ["  #  - path: kubernetes/bootstrap"],
+        "the parent alone: {config}"
+    );
+    let apps: usize = support::homelab::FLUX_APPS
+        .iter()
+        .map(|(_, a)| a.len())
+        .sum();
+    let trees = check["setup"]["gitops"].as_array().unwrap();
+    assert_eq!(
+        trees.len(),
+        apps + 3,
+        "each app, the cluster's apps, its meta and the cluster itself: {trees:?}"
+    );
+    assert!(trees.iter().all(|t| t["controller"] == "Flux"));
+    assert!(
+        trees
+            .iter()
+            .any(|t| t["path"] == "kubernetes/apps/media/plex/app"
+                && t["file"] == "kubernetes/apps/media/plex/ks.yaml"),
+        "{trees:?}"
+    );
+    assert!(said.contains("kubernetes/apps: deployed by Flux, as kubernetes/flux/cluster/ks.yaml says, so not proposed as a stack"), "{said}");
+    assert!(
+        config.contains(
+            "#   kubernetes/apps/media/plex/app: Flux (kubernetes/apps/media/plex/ks.yaml)"
+        ),
+        "{config}"
+    );
+    let stacks: Vec<&str> = check["setup"]["stacks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        stacks,
+        ["terraform/authentik", "terraform/cloudflare"],
+        "nothing else"
+    );
+}
+
+/// Issue 25: on a repository whose charts Argo CD deploys through an `ApplicationSet`
+/// in the values of its own chart, `init` proposes no chart, names the three trees with
+/// that values file, and proposes the hand-applied bootstrap; a chart declared inside a
+/// tree anyway is said to have a second deployer.
+#[test]
+fn init_on_an_argo_cd_homelab_proposes_no_chart_and_names_every_argo_tree() {
+    let (config, said, check) = init_and_check(support::homelab::argo);
+    let entries = config
+        .lines()
+        .filter(|l| l.starts_with("  - path: "))
+        .count();
+    let hints: Vec<&str> = config
+        .lines()
+        .filter(|l| l.starts_with("  #  - path: "))
+        .collect();
+    assert_eq!(entries, 1, "the root module, as before: {config}");
+    assert!(
+        config.contains("  - path: external\n    tool: opentofu"),
+        "{config}"
+    );
+    assert_eq!(hints, ["  #  - path: bootstrap/argocd"], "{config}");
+    let trees: Vec<(String, String)> = check["setup"]["gitops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["path"].as_str().unwrap().to_owned(),
+                t["file"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let values = "system/argocd/values.yaml".to_owned();
+    assert_eq!(
+        trees,
+        [
+            ("apps/*".to_owned(), values.clone()),
+            ("platform/*".to_owned(), values.clone()),
+            ("system/*".to_owned(), values.clone()),
+        ]
+    );
+    assert!(
+        said.contains("apps/*: deployed by Argo CD, as system/argocd/values.yaml says"),
+        "{said}"
+    );
+
+    // Declared anyway: check says who else deploys it.
+    let repo = tempfile::tempdir().unwrap();
+    support::homelab::argo(repo.path());
+    fs::write(
+        repo.path().join("sluiceway.yaml"),
+        "stacks:\n  - path: apps/jellyfin\n    tool: helm\n    options:\n      release: jellyfin\n      namespace: jellyfin\n      chart: .\n",
+    )
+    .unwrap();
+    let out = sluiceway(&["check", "--repo", repo.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("also deployed by Argo CD, as system/argocd/values.yaml says"),
+        "{}",
+        text(&out.stdout)
+    );
 }
 
 /// Decision 0052's bad input: a value-list entry no adapter writes is a warning at its

@@ -7,6 +7,7 @@
 
 mod declared;
 mod dependencies;
+pub mod gitops;
 mod pulumi;
 mod references;
 pub mod root_module;

@@ -9,6 +9,7 @@ use serde::Serialize;
 use sluiceway_core::claim::{Claims, suggested_unrelated, unclaimed_by_directory};
 use sluiceway_core::config::{self, ConfigProblem, DeployTrigger};
 use sluiceway_core::discovery::Verdict;
+use sluiceway_core::discovery::gitops::GitOps;
 use sluiceway_core::identity;
 use sluiceway_core::named::unclaimed_named_files;
 use sluiceway_core::stack::{Origin, Stack};
@@ -63,6 +64,17 @@ pub struct SetupJson {
     pub unclaimed: BTreeMap<String, Vec<String>>,
     pub suggested_unrelated: Vec<String>,
     pub named_unclaimed: Vec<NamedJson>,
+    /// Trees a GitOps controller deploys, and the file that says so.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub gitops: Vec<GitOpsJson>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct GitOpsJson {
+    pub path: String,
+    /// `Flux` or `Argo CD`.
+    pub controller: String,
+    pub file: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -84,6 +96,9 @@ pub struct StackJson {
     pub unresolved_references: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub phase: Option<String>,
+    /// The controller that deploys the stack's directory too, and the file that says so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deployed_by: Option<GitOpsJson>,
     /// `deploy: on-merge`: a push to the default branch deploys it (decision 0095).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub deploys_on_merge: bool,
@@ -331,6 +346,12 @@ fn report(setup: &Setup, checkout: &Checkout) -> Result<CheckReport, ConfigProbl
     let unclaimed = unclaimed_by_directory(files, &claims);
     let suggested = suggested_unrelated(&unclaimed, &config.settings.scan.unrelated);
     let named = unclaimed_named_files(&discovery.stacks, files, checkout);
+    let gitops = GitOps::read(files, checkout);
+    let tree_json = |tree: &sluiceway_core::discovery::gitops::Tree| GitOpsJson {
+        path: tree.path.clone(),
+        controller: tree.controller.name().to_owned(),
+        file: tree.file.clone(),
+    };
     Ok(CheckReport {
         version: 1,
         valid: true,
@@ -342,7 +363,10 @@ fn report(setup: &Setup, checkout: &Checkout) -> Result<CheckReport, ConfigProbl
                 .iter()
                 .map(|s| {
                     let unresolved = discovery.unresolved_references.get(&s.id);
-                    stack_json(s, unresolved.copied().unwrap_or(0))
+                    StackJson {
+                        deployed_by: gitops.deploying(&s.path).map(tree_json),
+                        ..stack_json(s, unresolved.copied().unwrap_or(0))
+                    }
                 })
                 .collect(),
             ignored: discovery
@@ -399,6 +423,7 @@ fn report(setup: &Setup, checkout: &Checkout) -> Result<CheckReport, ConfigProbl
                     suggested_input: n.suggested_input,
                 })
                 .collect(),
+            gitops: gitops.trees.iter().map(tree_json).collect(),
         }),
         backend: None,
     })
@@ -431,6 +456,7 @@ fn stack_json(stack: &Stack, unresolved_references: usize) -> StackJson {
         depends_on_auto: stack.settings.depends_on_auto,
         unresolved_references,
         phase: stack.settings.phase.clone(),
+        deployed_by: None,
         deploys_on_merge: stack.settings.deploy == DeployTrigger::OnMerge,
         origin: origin.to_owned(),
         evidence,
@@ -490,7 +516,29 @@ fn text(report: &CheckReport) -> String {
         if stack.deploys_on_merge {
             facts.push("deploys on merge".to_owned());
         }
+        if let Some(by) = &stack.deployed_by {
+            facts.push(format!(
+                "also deployed by {}, as {} says: two deployers of one tree undo each other",
+                by.controller, by.file
+            ));
+        }
         writeln!(w, "    {}", facts.join(" · ")).ok();
+    }
+    if !setup.gitops.is_empty() {
+        writeln!(
+            w,
+            "\nDeployed by a GitOps controller ({}), so not stacks unless declared:",
+            plural(setup.gitops.len(), "tree")
+        )
+        .ok();
+        for tree in &setup.gitops {
+            writeln!(
+                w,
+                "  {}: {}, as {} says",
+                tree.path, tree.controller, tree.file
+            )
+            .ok();
+        }
     }
     if !setup.ignored.is_empty() {
         writeln!(w, "\nLeft out by ignore ({}):", setup.ignored.len()).ok();
