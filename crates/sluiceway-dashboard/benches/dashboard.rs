@@ -83,6 +83,7 @@ fn view(stacks: usize) -> View {
             repository: "acme/infra".into(),
             summary: "https://github.com/acme/infra/actions/runs/900".into(),
             pictures: "https://example.invalid/pictures".into(),
+            reach: Reach::Runs,
         },
         rows,
         unknown: vec![],

@@ -593,13 +593,12 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block], shipping: Shipping) -> 
     }
     out.push_str(&counts.join(" · "));
     out.push_str("\n\n");
-    let short: String = view.root.scan_sha.chars().take(7).collect();
     let _ = write!(
         out,
-        "Scanned [`{short}`]({}) on {} · [run]({})",
-        view.links.commit(&view.root.scan_sha),
+        "Scanned {} on {}{}",
+        view.links.scanned(&view.root.scan_sha),
         time(view.root.scan_at, zone),
-        view.links.run(view.root.scan_run)
+        view.links.run_suffix(view.root.scan_run)
     );
     if let Some(full) = view.root.full_scan_at {
         let _ = write!(out, " · <sub>last full scan {}</sub>", time(full, zone));
@@ -896,9 +895,8 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block], shipping: Shipping) -> 
                             };
                             let from = match &deploy.commit {
                                 Some(sha) => format!(
-                                    ", from [{}]({}){}",
-                                    &sha[..7],
-                                    view.links.commit(sha),
+                                    ", from {}{}",
+                                    view.links.to_commit(&sha[..7], sha),
                                     if deploy.dirty {
                                         " with uncommitted changes"
                                     } else {

@@ -82,10 +82,11 @@ pub(crate) fn change_line(change: &Change) -> String {
 
 /// The summary of a scan.
 pub fn render(view: &View) -> String {
-    let short: String = view.root.scan_sha.chars().take(7).collect();
     let mut out = format!(
-        "## Sluiceway scan of [`{short}`]({})\n\n",
-        view.links.commit(&view.root.scan_sha)
+        "## Sluiceway scan of {}\n\n",
+        view.links
+            .scanned(&view.root.scan_sha)
+            .trim_end_matches(',')
     );
     let mut rows: Vec<&RowSource> = view.rows.iter().collect();
     let stack_of = |r: &RowSource| match r {

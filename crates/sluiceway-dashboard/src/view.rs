@@ -152,6 +152,20 @@ pub struct Links {
     pub summary: String,
     /// The base address of the header pictures at the release's tag.
     pub pictures: String,
+    /// What exists to link to.
+    pub reach: Reach,
+}
+
+/// What a body's links may point at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// A job's: the repository on GitHub, and its runs.
+    Runs,
+    /// A repository on GitHub and no run: a local scan of a checkout whose remote is one.
+    Repository,
+    /// Nothing on GitHub: a local scan of a folder with no GitHub remote. Commits are
+    /// named, never linked.
+    Nothing,
 }
 
 impl Links {
@@ -161,6 +175,32 @@ impl Links {
 
     pub fn run(&self, run: u64) -> String {
         format!("{}/{}/actions/runs/{run}", self.server, self.repository)
+    }
+
+    /// `text` linked to the commit, where the repository exists to link to.
+    pub fn to_commit(&self, text: &str, sha: &str) -> String {
+        match self.reach {
+            Reach::Runs | Reach::Repository => format!("[{text}]({})", self.commit(sha)),
+            Reach::Nothing => text.to_owned(),
+        }
+    }
+
+    /// The scanned commit as a line names it: its short form, linked where it can be;
+    /// for a folder that is not a git checkout (no commit), that.
+    pub fn scanned(&self, sha: &str) -> String {
+        if sha.is_empty() {
+            return "this folder, which is not a git checkout,".to_owned();
+        }
+        let short: String = sha.chars().take(7).collect();
+        self.to_commit(&format!("`{short}`"), sha)
+    }
+
+    /// ` · [run](…)` for a line about `run`, or nothing where there is no run.
+    pub fn run_suffix(&self, run: u64) -> String {
+        match self.reach {
+            Reach::Runs => format!(" · [run]({})", self.run(run)),
+            Reach::Repository | Reach::Nothing => String::new(),
+        }
     }
 }
 

@@ -23,6 +23,7 @@ fn links() -> Links {
         summary: "https://github.com/acme/infra/actions/runs/900#summary".into(),
         pictures: "https://raw.githubusercontent.com/sluiceway/sluiceway/v0.1.0/assets/header"
             .into(),
+        reach: Reach::Runs,
     }
 }
 

@@ -24,6 +24,7 @@ fn view(rows: Vec<Row>) -> View {
             repository: "acme/infra".into(),
             summary: "https://github.com/acme/infra/actions/runs/900".into(),
             pictures: "https://example.invalid/pictures".into(),
+            reach: Reach::Runs,
         },
         rows: rows.into_iter().map(RowSource::Fresh).collect(),
         unknown: vec![],

@@ -188,7 +188,7 @@ impl std::fmt::Display for VersionError {
             VersionError::Missing { tool, floor } => {
                 write!(
                     f,
-                    "{tool} could not be run; Sluiceway needs {tool} {floor} or newer on the runner"
+                    "{tool} could not be run; Sluiceway needs {tool} {floor} or newer on PATH"
                 )
             }
             VersionError::Unreadable { tool } => write!(f, "{tool} did not say its version"),

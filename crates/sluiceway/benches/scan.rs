@@ -200,6 +200,7 @@ fn measure(
         clock: &SystemClock,
         pause: &|_| {},
         cores: std::thread::available_parallelism().ok().map(usize::from),
+        progress: &sluiceway::base::printer::Quiet,
     };
     let log = tempfile::NamedTempFile::new().unwrap();
     let mut printer = Printer::new(Box::new(std::io::sink()), Box::new(log.reopen().unwrap()));

@@ -12,10 +12,10 @@ use sluiceway_tools::process::SystemRunner;
 
 use crate::base::Outcome;
 use crate::base::env_files;
-use crate::base::printer::Printer;
+use crate::base::printer::{Audience, ForAPerson, Printer, Progress, Quiet};
 use crate::modes::apply::Applying;
 use crate::modes::inputs::{Inputs, JobStatus, Mode};
-use crate::modes::job::{Job, SystemClock};
+use crate::modes::job::{Job, Reach, SystemClock};
 use crate::modes::outputs::Outputs;
 use crate::modes::resolve::Started;
 use crate::modes::scan::{self, Surroundings, Target};
@@ -176,6 +176,16 @@ fn scan_on_this_machine(
     target: Target<'_>,
     printer: &mut Printer,
 ) -> (Outcome, Vec<Started>) {
+    scan_with_progress(job, inputs, target, &Quiet, printer)
+}
+
+fn scan_with_progress(
+    job: &Job,
+    inputs: &Inputs,
+    target: Target<'_>,
+    progress: &dyn Progress,
+    printer: &mut Printer,
+) -> (Outcome, Vec<Started>) {
     let runner = SystemRunner::default();
     let surroundings = Surroundings {
         job,
@@ -184,13 +194,21 @@ fn scan_on_this_machine(
         clock: &SystemClock,
         pause: &pause,
         cores: cores(),
+        progress,
     };
     scan::run(&surroundings, target, printer)
 }
 
-/// `sluiceway scan --local`: the same scan, written into a folder.
+/// `sluiceway scan --local`: the same scan, written into a folder. It speaks to a person
+/// (but in a job of GitHub Actions), shows each preview as it ends, links only what
+/// exists (the checkout's GitHub repository, when it has one), and says so when the
+/// folder is not a git checkout.
 pub(crate) fn local_scan(repo: &Path, out: &Path, printer: &mut Printer) -> Outcome {
     let mut env = environment();
+    let in_actions = env.get("GITHUB_ACTIONS").is_some_and(|v| v == "true");
+    if !in_actions {
+        printer.set_audience(Audience::Person);
+    }
     env.retain(|name, _| !name.starts_with("GITHUB_") && !name.starts_with("INPUT_"));
     let inputs = match Inputs::read(&BTreeMap::new()) {
         Ok(inputs) => inputs,
@@ -200,31 +218,65 @@ pub(crate) fn local_scan(repo: &Path, out: &Path, printer: &mut Printer) -> Outc
         }
     };
     let repo = std::path::absolute(repo).unwrap_or_else(|_| repo.to_owned());
-    let name = repo
-        .file_name()
-        .map_or("repository".into(), |n| n.to_string_lossy().into_owned());
-    env.insert("GITHUB_REPOSITORY".into(), format!("local/{name}"));
-    env.insert("GITHUB_SHA".into(), head_commit(&repo));
+    let remote = git(&repo, &["remote", "get-url", "origin"])
+        .as_deref()
+        .and_then(github_repository);
+    if let Some(repository) = &remote {
+        env.insert("GITHUB_REPOSITORY".into(), repository.clone());
+    }
+    env.insert(
+        "GITHUB_SHA".into(),
+        git(&repo, &["rev-parse", "HEAD"]).unwrap_or_default(),
+    );
     env.insert("GITHUB_WORKSPACE".into(), repo.display().to_string());
     env.insert("GITHUB_EVENT_NAME".into(), "local".into());
     let mut job = Job::from_env(&env, None);
     job.runner_temp = std::env::temp_dir();
+    job.reach = if remote.is_some() {
+        Reach::Repository
+    } else {
+        Reach::Nothing
+    };
     if let Err(e) = std::fs::create_dir_all(out) {
         printer.say(&format!("error: {} could not be made: {e}", out.display()));
         return Outcome::Failed;
     }
-    scan_on_this_machine(&job, &inputs, Target::Folder(out), printer).0
+    let progress: Box<dyn Progress> = if in_actions {
+        Box::new(Quiet)
+    } else {
+        Box::new(ForAPerson::on_stderr())
+    };
+    scan_with_progress(
+        &job,
+        &inputs,
+        Target::Folder(out),
+        progress.as_ref(),
+        printer,
+    )
+    .0
 }
 
-/// The checked-out commit, when the folder is a git checkout.
-fn head_commit(repo: &Path) -> String {
+/// What a git command says in `repo`, when it says it.
+fn git(repo: &Path, args: &[&str]) -> Option<String> {
     std::process::Command::new("git")
         .arg("-C")
         .arg(repo)
-        .args(["rev-parse", "HEAD"])
+        .args(args)
         .output()
         .ok()
         .filter(|o| o.status.success())
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
-        .unwrap_or_else(|| "0".repeat(40))
+        .filter(|text| !text.is_empty())
+}
+
+/// `owner/name` of a remote on github.com, in any of the forms git writes one.
+fn github_repository(url: &str) -> Option<String> {
+    let path = url
+        .strip_prefix("https://github.com/")
+        .or_else(|| url.strip_prefix("git@github.com:"))
+        .or_else(|| url.strip_prefix("ssh://git@github.com/"))?;
+    let path = path.trim_end_matches('/').trim_end_matches(".git");
+    let (owner, name) = path.split_once('/')?;
+    (!owner.is_empty() && !name.is_empty() && !name.contains('/'))
+        .then(|| format!("{owner}/{name}"))
 }

@@ -637,7 +637,7 @@ fn every_key_not_acted_on_makes_check_and_a_scan_warn_by_name() {
             "{listed} at line {line}: {said}"
         );
     }
-    // A scan names them too, as annotations on the file's lines.
+    // A scan names them too, at the file's lines (in words: a person runs this one).
     let repo = repository(
         "notify:\n  events: [failed]\nstacks:\n  - path: network\n    tool: opentofu\n    policies: [policy]\n",
     );
@@ -651,6 +651,7 @@ fn every_key_not_acted_on_makes_check_and_a_scan_warn_by_name() {
             "PATH",
             format!("{}:/usr/bin:/bin", support::tofu_dir().display()),
         )
+        .env_remove("GITHUB_ACTIONS")
         .output()
         .unwrap();
     let said = format!(
@@ -660,7 +661,7 @@ fn every_key_not_acted_on_makes_check_and_a_scan_warn_by_name() {
     );
     for (line, key) in [(1, "notify"), (6, "stacks[0].policies")] {
         assert!(
-            said.contains(&format!("::warning file=sluiceway.yaml,line={line},col="))
+            said.contains(&format!("warning: sluiceway.yaml:{line}:"))
                 && said.contains(&format!(
                     "{key}: accepted, but this version does not act on it yet"
                 )),

@@ -58,6 +58,7 @@ fn scanned() -> String {
             repository: "acme/infra".into(),
             summary: "https://github.com/acme/infra/actions/runs/900#summary".into(),
             pictures: "https://example.invalid/header".into(),
+            reach: Reach::Runs,
         },
         rows: vec![pending("apps/web", "web"), pending("apps/api", "api")]
             .into_iter()

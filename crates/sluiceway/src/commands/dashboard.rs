@@ -103,74 +103,9 @@ pub fn html(file: &Path, printer: &mut Printer) -> Outcome {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    printer.result(&page(&body, &title, None));
+    printer.result(&crate::base::page::page(&body, &title, None));
     Outcome::Done
 }
-
-/// The page for a body, rendered as GitHub renders an issue: task-list boxes on their
-/// row's line, emoji shortcodes, alerts. With `pictures`, the header pictures served
-/// from that base address are embedded, so the page needs no network.
-pub fn page(body: &str, title: &str, pictures: Option<&str>) -> String {
-    let mut options = comrak::Options::default();
-    options.extension.table = true;
-    options.extension.tasklist = true;
-    options.extension.strikethrough = true;
-    options.extension.autolink = true;
-    options.extension.shortcodes = true;
-    options.extension.alerts = true;
-    options.render.tasklist_classes = true;
-    options.render.r#unsafe = true;
-    let mut content = comrak::markdown_to_html(body, &options);
-    if let Some(base) = pictures {
-        for (name, svg) in pictures::all() {
-            let address = format!("{base}/{name}");
-            if content.contains(&address) {
-                content = content.replace(&address, &data_address(&svg));
-            }
-        }
-    }
-    let title = title.replace('&', "&amp;").replace('<', "&lt;");
-    format!(
-        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{title}</title>\n<style>\n{STYLE}\n</style>\n</head>\n<body>\n<main>\n{content}</main>\n</body>\n</html>\n"
-    )
-}
-
-/// An SVG as a `data:` address; percent-encoded so it stays readable in the page.
-fn data_address(svg: &str) -> String {
-    let mut out = String::from("data:image/svg+xml;charset=utf-8,");
-    for c in svg.chars() {
-        match c {
-            '%' => out.push_str("%25"),
-            '#' => out.push_str("%23"),
-            '"' => out.push_str("%22"),
-            '<' => out.push_str("%3C"),
-            '>' => out.push_str("%3E"),
-            '\n' | '\r' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-const STYLE: &str = "body { font-family: -apple-system, 'Segoe UI', 'Noto Sans', Helvetica, Arial, sans-serif, 'Apple Color Emoji', 'Noto Color Emoji'; line-height: 1.5; color: #1f2328; background: #fff; }
-main { max-width: 980px; margin: 2rem auto; padding: 0 1rem; }
-img { max-width: 100%; }
-code { background: #eff1f3; border-radius: 4px; padding: 0.1em 0.3em; font-size: 85%; }
-kbd { border: 1px solid #d1d9e0; border-radius: 4px; padding: 0 0.3em; font-size: 80%; }
-details { margin: 0.2em 0; } summary { cursor: pointer; }
-ul.contains-task-list { list-style: none; padding-left: 0; }
-li.task-list-item { list-style: none; }
-li.task-list-item > p:first-of-type { display: inline; }
-li.task-list-item > input.task-list-item-checkbox { margin: 0 0.3em 0.2em -1.4em; vertical-align: middle; }
-ul.contains-task-list > li.task-list-item { margin-left: 1.4em; }
-blockquote { border-left: 0.25em solid #d1d9e0; margin: 0; padding: 0 1em; color: #59636e; }
-.markdown-alert { border-left: 0.25em solid #d1d9e0; padding: 0.5rem 1rem; margin-bottom: 1rem; }
-.markdown-alert > p.markdown-alert-title { font-weight: 500; margin: 0; }
-.markdown-alert-caution { border-left-color: #cf222e; } .markdown-alert-caution > .markdown-alert-title { color: #d1242f; }
-.markdown-alert-warning { border-left-color: #9a6700; } .markdown-alert-warning > .markdown-alert-title { color: #9a6700; }
-.markdown-alert-note { border-left-color: #0969da; } .markdown-alert-note > .markdown-alert-title { color: #0969da; }
-table { border-collapse: collapse; } td, th { border: 1px solid #d1d9e0; padding: 4px 8px; }
-@media (prefers-color-scheme: dark) { body { color: #f0f6fc; background: #0d1117; } code { background: #262c36; } }";
 
 /// Writes the header pictures (light and dark for every state) into a directory.
 pub fn write_pictures(dir: &Path, printer: &mut Printer) -> Outcome {
@@ -191,45 +126,4 @@ pub fn write_pictures(dir: &Path, printer: &mut Printer) -> Outcome {
         dir.display()
     ));
     Outcome::Done
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The reference's own example body, as GitHub shows it: emoji shortcodes become
-    /// emoji, the caution alert is an alert, and every box sits on its row.
-    #[test]
-    fn the_reference_body_renders_as_github_shows_it() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/conformance/dashboard/example-dashboard.md");
-        let Ok(body) = fs::read_to_string(&path) else {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "{} is absent",
-                path.display()
-            );
-            return;
-        };
-        let html = page(&body, "example", None);
-        for shortcode in [":warning:", ":x:", ":information_source:"] {
-            assert!(!html.contains(shortcode), "{shortcode} stayed text");
-        }
-        assert!(
-            html.contains("⚠️") || html.contains('⚠'),
-            "the warning sign"
-        );
-        assert!(html.contains("<div class=\"markdown-alert markdown-alert-caution\">"));
-        assert!(!html.contains("[!CAUTION]"));
-        assert!(html.contains("<li class=\"task-list-item\"><input type=\"checkbox\""));
-    }
-
-    #[test]
-    fn pictures_are_embedded_from_their_base_address() {
-        let base = "https://example.invalid/v1/assets/header";
-        let body = format!("<img src=\"{base}/in-sync-light.svg\">");
-        let html = page(&body, "x", Some(base));
-        assert!(!html.contains(base));
-        assert!(html.contains("src=\"data:image/svg+xml;charset=utf-8,%3Csvg"));
-    }
 }

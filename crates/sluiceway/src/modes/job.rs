@@ -6,6 +6,10 @@ use std::path::PathBuf;
 
 use jiff::Timestamp;
 use sluiceway_dashboard::view::Links;
+pub use sluiceway_dashboard::view::Reach;
+
+/// The summary a local scan writes beside its dashboard, where its links point.
+pub const LOCAL_SUMMARY: &str = "summary.md";
 
 /// What started the run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,6 +88,8 @@ pub struct Job {
     pub workflow_file: Option<String>,
     /// The tool's environment: the job's, without the `INPUT_*` variables.
     pub tool_env: BTreeMap<String, String>,
+    /// What this job's links may point at: a job's runs, or less for a local scan.
+    pub reach: Reach,
 }
 
 impl Job {
@@ -93,8 +99,13 @@ impl Job {
         Links {
             server: self.server.clone(),
             repository: self.repository.clone(),
-            summary: self.attempt_url(),
+            // A local scan's summary is the file beside its dashboard.
+            summary: match self.reach {
+                Reach::Runs => self.attempt_url(),
+                Reach::Repository | Reach::Nothing => LOCAL_SUMMARY.to_owned(),
+            },
             pictures: crate::base::identity::pictures(),
+            reach: self.reach,
         }
     }
 
@@ -164,6 +175,7 @@ impl Job {
                 Some(file.to_owned())
             }),
             tool_env: sluiceway_core::runner::tool_environment(env.clone()),
+            reach: Reach::Runs,
         }
     }
 

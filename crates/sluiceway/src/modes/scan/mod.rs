@@ -40,7 +40,7 @@ use crate::base::Outcome;
 use crate::base::checkout::Checkout;
 use crate::base::env_files::StackEnvs;
 use crate::base::identity;
-use crate::base::printer::Printer;
+use crate::base::printer::{Printer, Progress};
 use crate::base::setup::{self, SetupError};
 use crate::modes::dashboard_issue;
 use crate::modes::inputs::Inputs;
@@ -64,6 +64,8 @@ pub struct Surroundings<'a> {
     pub pause: &'a (dyn Fn(Duration) + Sync),
     /// The machine's cores, when it says.
     pub cores: Option<usize>,
+    /// Hears each preview end: a person's scan shows it as it goes.
+    pub progress: &'a dyn Progress,
 }
 
 /// Where the scan writes its dashboard.
@@ -404,19 +406,18 @@ fn scan(
             })
             .collect();
         let mut said = Vec::new();
-        let previewed = pool::preview_all(&works, size.size, &ctx, s.pause, &mut |line| {
-            said.push(line.to_owned());
-        });
+        s.progress.begin(works.len());
+        let previewed =
+            pool::preview_all(&works, size.size, &ctx, s.pause, s.progress, &mut |line| {
+                said.push(line.to_owned())
+            });
+        s.progress.end();
         for line in said {
             printer.say(&line);
         }
         for (adapter, p) in adapters.iter().zip(previewed) {
             let id = adapter.id().clone();
-            let outcome = match &p.result {
-                Ok(diff) if diff.is_empty() => "in sync".to_owned(),
-                Ok(diff) => format!("{} changes", diff.changes.len()),
-                Err(failure) => format!("failed: {}", failure.reason),
-            };
+            let outcome = p.outcome();
             printer.say(&format!(
                 "Previewed {id} in {:.1} s: {outcome}",
                 p.took.as_secs_f64()
@@ -609,7 +610,16 @@ fn scan(
     }
     if let Target::Folder(out) = target {
         match local::write(out, &written.text, &summary_text, &written.view) {
-            Ok(page) => printer.result(&format!("{}\n", page.display())),
+            Ok(written) => {
+                // Where each file is; the page's path last, for a script to take.
+                let result_path = out.join(result_file::FILE_NAME);
+                let result_path = std::path::absolute(&result_path).unwrap_or(result_path);
+                printer.say(&format!("The dashboard's body: {}", written.body.display()));
+                printer.say(&format!("The job summary: {}", written.summary.display()));
+                printer.say(&format!("The result file: {}", result_path.display()));
+                printer.say("The dashboard as GitHub shows it:");
+                printer.result(&format!("{}\n", written.page.display()));
+            }
             Err(e) => {
                 printer.say(&format!("::error::{e}"));
                 return (Outcome::Failed, Vec::new());

@@ -12,6 +12,8 @@ use sluiceway_core::diff::Diff;
 use sluiceway_core::failure::{Failure, FailureReason};
 use sluiceway_tools::adapter::{Adapter, Context};
 
+use crate::base::printer::Progress;
+
 /// The pause before the retry round.
 pub const RETRY_PAUSE: Duration = Duration::from_secs(10);
 /// The largest pool that follows the cores; an input may set more.
@@ -101,15 +103,27 @@ pub struct Previewed {
     pub drift_check: Option<Failure>,
 }
 
+impl Previewed {
+    /// The preview's outcome in a few words: `in sync`, `3 changes`, `failed: …`.
+    pub fn outcome(&self) -> String {
+        match &self.result {
+            Ok(diff) if diff.is_empty() => "in sync".to_owned(),
+            Ok(diff) => format!("{} changes", diff.changes.len()),
+            Err(failure) => format!("failed: {}", failure.reason),
+        }
+    }
+}
+
 /// Previews every work item; the results come back in the order of `works`.
 pub fn preview_all(
     works: &[Work<'_>],
     size: usize,
     ctx: &Context<'_>,
     pause: &dyn Fn(Duration),
+    progress: &dyn Progress,
     say: &mut dyn FnMut(&str),
 ) -> Vec<Previewed> {
-    let mut results = round(works, (0..works.len()).collect(), size, ctx);
+    let mut results = round(works, (0..works.len()).collect(), size, ctx, progress);
     let failed: Vec<usize> = (0..works.len())
         .filter(|&i| results[i].result.is_err())
         .collect();
@@ -143,7 +157,7 @@ pub fn preview_all(
         names.join(", ")
     ));
     pause(RETRY_PAUSE);
-    let second = round(works, again.clone(), size, ctx);
+    let second = round(works, again.clone(), size, ctx, progress);
     for (i, retried) in again.into_iter().zip(second) {
         let first = &mut results[i];
         first.log.push(format!(
@@ -165,7 +179,13 @@ pub fn preview_all(
 }
 
 /// One round over the items at `order` (already in stack-id order).
-fn round(works: &[Work<'_>], order: Vec<usize>, size: usize, ctx: &Context<'_>) -> Vec<Previewed> {
+fn round(
+    works: &[Work<'_>],
+    order: Vec<usize>,
+    size: usize,
+    ctx: &Context<'_>,
+    progress: &dyn Progress,
+) -> Vec<Previewed> {
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<(usize, Previewed)>> = Mutex::new(Vec::with_capacity(order.len()));
     std::thread::scope(|scope| {
@@ -175,6 +195,7 @@ fn round(works: &[Work<'_>], order: Vec<usize>, size: usize, ctx: &Context<'_>) 
                     let at = next.fetch_add(1, Ordering::SeqCst);
                     let Some(&i) = order.get(at) else { break };
                     let previewed = one(&works[i], ctx);
+                    progress.previewed(works[i].adapter.id().as_str(), &previewed.outcome());
                     done.lock()
                         .unwrap_or_else(std::sync::PoisonError::into_inner)
                         .push((i, previewed));

@@ -19,7 +19,7 @@ use sluiceway_dashboard::outside::{self, OutsideDeploy, OutsideKind};
 use sluiceway_dashboard::reader::ReadBody;
 use sluiceway_dashboard::view::{
     Attribution, BulkNote, BulkSection, Confirm, FailedRuns, FailureLine, Hint, Links, NoteWhy,
-    Root, Row, RowSource, RunWaiting, State, TrailEntry, View,
+    Reach, Root, Row, RowSource, RunWaiting, State, TrailEntry, View,
 };
 use sluiceway_github::WorkflowRun;
 use sluiceway_tools::adapter::{DeployKind, Deployed};
@@ -403,13 +403,17 @@ fn outside_lines(scanned: &Scanned<'_>, live: Option<&ReadBody>) -> Vec<OutsideD
 }
 
 fn fresh(id: &StackId, found: &Found, scanned: &Scanned<'_>) -> Row {
-    let preview = Some(
-        scanned
-            .pages
-            .get(id)
-            .unwrap_or(&scanned.links.summary)
-            .clone(),
-    );
+    // A row links its preview page; without one, the job summary, or in a local scan
+    // the stack's section of the summary beside the dashboard.
+    let preview = Some(match scanned.pages.get(id) {
+        Some(page) => page.clone(),
+        None if scanned.links.reach == Reach::Runs => scanned.links.summary.clone(),
+        None => format!(
+            "{}#{}",
+            scanned.links.summary,
+            sluiceway_dashboard::summary::anchor(id.as_str())
+        ),
+    });
     let job_url = &scanned.job_url;
     let state = match found {
         Found::Diff(diff) if !diff.changes.is_empty() => State::Pending {
@@ -614,6 +618,7 @@ mod tests {
                 repository: "acme/infra".into(),
                 summary: "https://github.com/acme/infra/actions/runs/7/attempts/1".into(),
                 pictures: "https://example.invalid/pictures".into(),
+                reach: Reach::Runs,
             },
             job_url: "https://github.com/acme/infra/actions/runs/7/job/1".into(),
             hints: Vec::new(),

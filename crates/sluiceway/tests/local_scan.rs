@@ -1,0 +1,149 @@
+//! `scan --local` as a person runs it in a terminal (issue 25): the real binary and the
+//! real `tofu`, outside GitHub Actions. It speaks in words, never in workflow commands;
+//! it says each preview as it ends; it links nothing that does not exist (a folder that
+//! is not a checkout is said to be one, a checkout with a GitHub remote links that
+//! repository's commit, and no run); a row's preview link is its section of the
+//! summary beside the dashboard; and it says where each file is.
+
+mod support;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use support::{copy_dir, tofu_dir, workspace};
+
+fn local_scan(repo: &Path, out: &Path, path: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sluiceway"))
+        .args(["scan", "--local", "--repo"])
+        .arg(repo)
+        .arg("--out")
+        .arg(out)
+        .env_clear()
+        .env("PATH", path)
+        .env("HOME", out)
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn git(repo: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(repo)
+        .args(args)
+        .env("GIT_AUTHOR_NAME", "alice")
+        .env("GIT_AUTHOR_EMAIL", "alice@example.invalid")
+        .env("GIT_COMMITTER_NAME", "alice")
+        .env("GIT_COMMITTER_EMAIL", "alice@example.invalid")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+}
+
+#[test]
+fn a_folder_that_is_not_a_checkout_is_scanned_in_words_and_links_nothing_outside() {
+    let repo = tempfile::tempdir().unwrap();
+    copy_dir(&workspace().join("examples/quickstart"), repo.path());
+    let out = tempfile::tempdir().unwrap();
+    let tools = format!("{}:/usr/bin:/bin", tofu_dir().display());
+    let ran = local_scan(repo.path(), out.path(), &tools);
+    let said = text(&ran.stderr);
+    assert!(ran.status.success(), "{said}");
+    assert!(
+        !said.lines().any(|l| l.starts_with("::")),
+        "no workflow command outside Actions: {said}"
+    );
+    assert!(
+        said.contains("── [network]"),
+        "a group is a heading: {said}"
+    );
+    for stack in ["network", "storage:dev", "storage:prod"] {
+        assert!(
+            said.lines()
+                .any(|l| l.starts_with("[")
+                    && l.contains(&format!("/3] previewed {stack}: 2 changes"))),
+            "each preview as it ends: {said}"
+        );
+    }
+    let out_dir = std::path::absolute(out.path()).unwrap();
+    for (what, file) in [
+        ("The dashboard's body", "dashboard.md"),
+        ("The job summary", "summary.md"),
+        ("The result file", "sluiceway-scan-result.json"),
+    ] {
+        assert!(
+            said.contains(&format!("{what}: {}", out_dir.join(file).display())),
+            "{said}"
+        );
+    }
+    assert_eq!(
+        text(&ran.stdout).trim(),
+        out_dir.join("dashboard.html").display().to_string(),
+        "the page's path, last, on stdout"
+    );
+    let body = std::fs::read_to_string(out.path().join("dashboard.md")).unwrap();
+    assert!(
+        body.contains("Scanned this folder, which is not a git checkout, on "),
+        "{body}"
+    );
+    for nowhere in ["0000000", "github.com/local", "/actions/runs/", "/commit/"] {
+        assert!(!body.contains(nowhere), "{nowhere} in {body}");
+    }
+    assert!(
+        body.contains("[preview](summary.md#"),
+        "a row's preview is its section of the summary: {body}"
+    );
+    let summary = std::fs::read_to_string(out.path().join("summary.md")).unwrap();
+    assert!(
+        summary.starts_with("## Sluiceway scan of this folder, which is not a git checkout\n"),
+        "{summary}"
+    );
+
+    // Without the tool, the person is told where it must be.
+    let missing = local_scan(repo.path(), out.path(), "/usr/bin:/bin");
+    let said = text(&missing.stderr);
+    assert!(
+        said.contains("error: tofu could not be run; Sluiceway needs tofu v1.6.2 or newer on PATH"),
+        "{said}"
+    );
+    assert!(!said.contains("::error::"), "{said}");
+}
+
+#[test]
+fn a_checkout_with_a_github_remote_links_that_repositorys_commit_and_no_run() {
+    let repo = tempfile::tempdir().unwrap();
+    copy_dir(&workspace().join("examples/quickstart"), repo.path());
+    git(repo.path(), &["init", "--quiet"]);
+    git(repo.path(), &["add", "."]);
+    git(repo.path(), &["commit", "--quiet", "-m", "the stacks"]);
+    git(
+        repo.path(),
+        &["remote", "add", "origin", "git@github.com:octo/infra.git"],
+    );
+    let out = tempfile::tempdir().unwrap();
+    let ran = local_scan(
+        repo.path(),
+        out.path(),
+        &format!("{}:/usr/bin:/bin", tofu_dir().display()),
+    );
+    assert!(ran.status.success(), "{}", text(&ran.stderr));
+    let head = Command::new("git")
+        .arg("-C")
+        .arg(repo.path())
+        .args(["rev-parse", "HEAD"])
+        .output()
+        .unwrap();
+    let head = text(&head.stdout).trim().to_owned();
+    let body = std::fs::read_to_string(out.path().join("dashboard.md")).unwrap();
+    assert!(
+        body.contains(&format!(
+            "Scanned [`{}`](https://github.com/octo/infra/commit/{head}) on ",
+            &head[..7]
+        )),
+        "{body}"
+    );
+    assert!(!body.contains("/actions/runs/"), "no run exists: {body}");
+}
