@@ -51,6 +51,21 @@ pub(crate) struct RenderedRow {
     pub text: String,
 }
 
+/// A note under a row: escaped as any text, but for the emoji shortcode it may open with
+/// (`:information_source:`), which stays one.
+fn note_line(note: &str) -> String {
+    let shortcode = note.strip_prefix(':').and_then(|rest| {
+        let end = rest.find(':')?;
+        let name = &rest[..end];
+        (!name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
+            .then(|| &note[..end + 2])
+    });
+    match shortcode {
+        Some(code) => format!("  {code}{}", escape::text(&note[code.len()..])),
+        None => format!("  {}", escape::text(note)),
+    }
+}
+
 /// `2026-09-21 10:02 UTC`, or with the zone's offset: `2026-09-21 12:02 +02:00`.
 pub(crate) fn time(at: Timestamp, zone: &TimeZone) -> String {
     sluiceway_core::calendar::wall_time(at, zone)
@@ -513,7 +528,7 @@ pub(crate) fn render(row: &Row, level: u8, style: &Style<'_>) -> RenderedRow {
     let detail = style.layout.pending_detail;
     let mut lines: Vec<String> = Vec::new();
     let failure = row.failure.as_ref().map(|f| failure_line(f, style.zone));
-    let notes = row.notes.iter().map(|n| format!("  {}", escape::text(n)));
+    let notes = row.notes.iter().map(|n| note_line(n));
     match &row.state {
         State::Pending {
             diff,

@@ -210,6 +210,17 @@ fn scan_tick_and_repair(kubectl_version: &str, helm_version: &str) {
         blocks(&body)["shop"].contains("state=\"in-sync\""),
         "{body}"
     );
+    // The trail says the deploy put back what changed outside the code.
+    let trail = body
+        .split("## Recently deployed")
+        .nth(1)
+        .expect("the trail");
+    assert!(
+        trail
+            .lines()
+            .any(|l| l.contains("shop · drift fixed · alice")),
+        "{trail}"
+    );
 }
 
 #[test]

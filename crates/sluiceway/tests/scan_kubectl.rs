@@ -486,5 +486,39 @@ fn a_push_keeps_the_drift_of_a_drifted_row_and_a_failed_drift_check_says_so() {
         "{}",
         checked.text
     );
+
+    // Decision 0091: a tick on the drifted row, and the drift put back by hand before
+    // the deploy: nothing deploys, and the trail says the drift is gone.
+    support::job::tick(&bed, number, "alice", "apps/cache");
+    kubectl_run(
+        &kubectl,
+        &kubeconfig,
+        &[
+            "patch",
+            "configmap",
+            "cache-settings",
+            "--namespace",
+            NAMESPACE,
+            "--type=merge",
+            "--patch",
+            r#"{"data":{"size":"1"}}"#,
+        ],
+        &root,
+    );
+    job.payload = Some(support::job::edit_event(&bed, number));
+    let repaired = job.run_with(&bed, "issues", &third, &path, &[("mode", "")]);
+    job.payload = None;
+    assert_eq!(repaired.outputs["outcome"], "in-sync", "{}", repaired.log);
+    assert!(
+        repaired.log.contains("The drift of apps/cache is gone"),
+        "{}",
+        repaired.log
+    );
+    let body = bed.body(number);
+    let trail = body
+        .split("## Recently deployed")
+        .nth(1)
+        .expect("the trail");
+    assert!(trail.contains("apps/cache · drift gone · alice"), "{trail}");
     drop(plane);
 }

@@ -476,6 +476,30 @@ fn apply(
             return failed(reason);
         }
     };
+    // A drift repair whose drift is gone before it ran (put back by hand, say) finds
+    // nothing to do: it deploys nothing, and the trail says the drift is gone (0091).
+    if record.payload.drift && previewed.diff.is_empty() {
+        printer.say("::endgroup::");
+        printer.say(&format!(
+            "The drift of {} is gone: what changed outside the code was put back before this deploy, so there is nothing to deploy.",
+            stack.id
+        ));
+        set(
+            a,
+            github,
+            record,
+            RecordState::Success,
+            ended::IN_SYNC,
+            printer,
+        );
+        return Applied {
+            ended: Ended::InSync,
+            reason: None,
+            deploy_seconds: None,
+            row: State::InSync,
+            failed: None,
+        };
+    }
     let ticked = match &record.payload.approved {
         Approved::Hash(hash) => hash.clone(),
         Approved::Merge(_) => String::new(),

@@ -755,6 +755,90 @@ mod tests {
         assert!(matches!(&swept.rows[0], RowSource::Fresh(r) if r.notes == [ORPHAN_NOTE]));
     }
 
+    /// The words a scan now owes on its rows: a change pending again at the hash its
+    /// last deploy deployed, and a drift check that failed, on a pending and an in-sync
+    /// row.
+    #[test]
+    fn the_rows_say_pending_again_and_drift_not_checked() {
+        let config = Config::default();
+        let d = discovery(&["a", "b", "c"]);
+        let none = BTreeSet::new();
+        let mut s = scanned(&config, &d, &none, &none);
+        let pending = found("a", 0);
+        let Found::Diff(diff) = &pending else {
+            unreachable!()
+        };
+        s.deployed_hashes = [(StackId::given("a"), diff.hash())].into();
+        s.drift_not_checked = [StackId::given("b"), StackId::given("c")].into();
+        let found: BTreeMap<_, _> = [
+            (StackId::given("a"), pending.clone()),
+            (StackId::given("b"), found("b", 0)),
+            (StackId::given("c"), found("c", 1)),
+        ]
+        .into();
+        let text = body::render(&view(&s, &found, None, &NoTicks)).unwrap();
+        let rows: Vec<String> = reader::read(&text)
+            .rows
+            .into_iter()
+            .map(|r| r.text)
+            .collect();
+        insta::assert_snapshot!(rows.join("\n"));
+    }
+
+    /// ADR 0029: a fresh row an earlier scan drew at this commit from the same inputs is
+    /// kept as the live block; another commit, another digest, a record since, or a body
+    /// this run drew itself, and it is drawn again.
+    #[test]
+    fn a_row_drawn_alike_at_the_same_commit_is_kept_and_any_other_is_drawn_again() {
+        let config = Config::default();
+        let d = discovery(&["a"]);
+        let none = BTreeSet::new();
+        let earlier = scanned(&config, &d, &none, &none);
+        let found: BTreeMap<_, _> = [(StackId::given("a"), found("a", 0))].into();
+        let live = reader::read(&body::render(&view(&earlier, &found, None, &NoTicks)).unwrap());
+        let kept = |s: &Scanned<'_>| {
+            matches!(
+                view(s, &found, Some(&live), &NoTicks).rows[0],
+                RowSource::Carried(_)
+            )
+        };
+        let later = Scanned {
+            run: 8,
+            ..scanned(&config, &d, &none, &none)
+        };
+        assert!(kept(&later), "the same commit, drawn alike");
+        assert!(!kept(&earlier), "drawn by this very run");
+        assert!(!kept(&Scanned {
+            sha: "0000000000000000000000000000000000000001",
+            ..scanned(&config, &d, &none, &none)
+        }));
+        let mut recorded = Scanned {
+            run: 8,
+            ..scanned(&config, &d, &none, &none)
+        };
+        recorded.last_recorded =
+            [(StackId::given("a"), "2026-11-30T10:00:01Z".parse().unwrap())].into();
+        assert!(!kept(&recorded), "a record moved since the scan");
+        let mut failed = Scanned {
+            run: 8,
+            ..scanned(&config, &d, &none, &none)
+        };
+        failed.drift_not_checked = [StackId::given("a")].into();
+        assert!(!kept(&failed), "drawn from other inputs");
+        assert_eq!(kept_stacks(&later, &found, &live), ["a"]);
+    }
+
+    fn kept_stacks(
+        s: &Scanned<'_>,
+        found: &BTreeMap<StackId, Found>,
+        live: &ReadBody,
+    ) -> Vec<String> {
+        kept(s, found, live)
+            .into_iter()
+            .map(|id| id.to_string())
+            .collect()
+    }
+
     /// Decision 0073: a full scan draws the deploys a history lists, but for those whose
     /// run is one of the stack's records; a stack whose history it did not read keeps
     /// its lines, and a stack that is gone loses them.
