@@ -27,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
             assert!(tool_diff::text(deployed, rendered, "shop").is_ok());
         }
     }
-    if let Ok(changes) = structured::read(text, "shop") {
+    if let Ok(changes) = structured::read(text, "shop", &ValueList::any_path()) {
         assert!(changes.windows(2).all(|w| code_unit_order(&w[0].address, &w[1].address).is_lt()));
     }
 });

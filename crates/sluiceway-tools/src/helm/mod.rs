@@ -293,6 +293,7 @@ fn plugin_diff(
     structured::read(
         &text(ran, "The plugin's structured output")?,
         &stack.namespace,
+        ctx.values,
     )
 }
 

@@ -1,8 +1,9 @@
 //! helm-diff's structured output (`--output=structured`), read into changes.
 //!
 //! The plugin prints one JSON array: an entry per object with its change type and, for a
-//! modification, the fields that change, each with its old and new value. Only the
-//! names are read; the values are skipped as the document is parsed and never held.
+//! modification, the fields that change, each with its old and new value. The values
+//! stay here: a change carries the ones the value list lets its row show and the
+//! digest of the rest (decisions 0052 and 0102); a Secret's are marks, never read.
 //! Which entries count is decided by the change type alone: an addition, a
 //! modification or a removal. Anything else, or a modification whose fields the plugin
 //! held back, is a failure and never "in sync".
@@ -12,7 +13,9 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use sluiceway_core::diff::{Change, Op, code_unit_order};
 use sluiceway_core::failure::{Failure, FailureReason};
+use sluiceway_core::fingerprint::{self, Entry};
 use sluiceway_core::property_path::{PropertyPath, Step};
+use sluiceway_core::values::ValueList;
 
 use super::naming;
 use crate::kubernetes::objects::Identity;
@@ -20,7 +23,7 @@ use crate::tool_run::unreadable;
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct Entry {
+struct ObjectEntry {
     api_version: String,
     kind: String,
     #[serde(default)]
@@ -33,12 +36,17 @@ struct Entry {
     changes_suppressed: bool,
 }
 
-/// One changed field: where it sits. Its values are not read.
+/// One changed field: where it sits, and its two values.
 #[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct FieldChange {
     #[serde(default)]
     path: Option<String>,
     field: String,
+    #[serde(default)]
+    old_value: Option<serde_json::Value>,
+    #[serde(default)]
+    new_value: Option<serde_json::Value>,
 }
 
 /// The plugin's dotted `path` in steps, then `field` whole (a label key keeps its dots
@@ -77,8 +85,8 @@ fn property_path(path: Option<&str>, field: &str) -> PropertyPath {
 
 /// Reads the plugin's structured output for a release in `namespace` into changes,
 /// sorted by address.
-pub fn read(stdout: &str, namespace: &str) -> Result<Vec<Change>, Failure> {
-    let entries: Vec<Entry> = serde_json::from_str(stdout).map_err(|e| {
+pub fn read(stdout: &str, namespace: &str, values: &ValueList) -> Result<Vec<Change>, Failure> {
+    let entries: Vec<ObjectEntry> = serde_json::from_str(stdout).map_err(|e| {
         unreadable(format!(
             "The plugin's structured output, at line {}: expected a JSON array of changed objects.",
             e.line()
@@ -126,6 +134,25 @@ pub fn read(stdout: &str, namespace: &str) -> Result<Vec<Change>, Failure> {
             keys.sort();
             keys.dedup();
             change.changed_keys = naming::secret_paths(&identity, keys);
+            let entries: Vec<Entry> = if identity.is_core("Secret") {
+                change
+                    .changed_keys
+                    .iter()
+                    .map(|path| Entry::Secret { path: path.clone() })
+                    .collect()
+            } else {
+                fields
+                    .into_iter()
+                    .map(|f| Entry::Value {
+                        path: property_path(f.path.as_deref(), &f.field).to_string(),
+                        old: f.old_value.filter(|v| !v.is_null()),
+                        new: f.new_value.filter(|v| !v.is_null()),
+                    })
+                    .collect()
+            };
+            let (shown, hidden) = values.split(entries, &|_| false);
+            change.values = shown;
+            change.fingerprint = fingerprint::of_entries(hidden);
         }
         if changes.insert(change.address.clone(), change).is_some() {
             return Err(unreadable(format!(
@@ -204,26 +231,26 @@ mod tests {
     fn change_types_decide_and_unknown_ones_fail() {
         let doc = r#"[{"apiVersion":"v1","kind":"ConfigMap","name":"a","changeType":"OWNERSHIP"}]"#;
         assert_eq!(
-            read(doc, "shop").unwrap_err().reason,
+            read(doc, "shop", &ValueList::none()).unwrap_err().reason,
             FailureReason::UnknownStep
         );
         let held = r#"[{"apiVersion":"v1","kind":"Secret","name":"a","changeType":"MODIFY","changesSuppressed":true}]"#;
         assert_eq!(
-            read(held, "shop").unwrap_err().reason,
+            read(held, "shop", &ValueList::none()).unwrap_err().reason,
             FailureReason::UnreadableOutput
         );
         let bare = r#"[{"apiVersion":"v1","kind":"ConfigMap","name":"a","changeType":"MODIFY"}]"#;
         assert_eq!(
-            read(bare, "shop").unwrap_err().reason,
+            read(bare, "shop", &ValueList::none()).unwrap_err().reason,
             FailureReason::UnreadableOutput
         );
         assert_eq!(
-            read("[{", "shop").unwrap_err().reason,
+            read("[{", "shop", &ValueList::none()).unwrap_err().reason,
             FailureReason::UnreadableOutput
         );
         let twice = r#"[{"apiVersion":"v1","kind":"ConfigMap","name":"a","changeType":"ADD"},{"apiVersion":"v1","kind":"ConfigMap","name":"a","changeType":"REMOVE"}]"#;
         assert_eq!(
-            read(twice, "shop").unwrap_err().reason,
+            read(twice, "shop", &ValueList::none()).unwrap_err().reason,
             FailureReason::UnreadableOutput
         );
     }
