@@ -181,9 +181,16 @@ fn a_secret_of_the_corpus_never_shows_even_where_every_value_may() {
         )
         .unwrap_or_else(|e| panic!("{e}"));
         support::shows_no_secret(&report, &name, &[]);
-        shown |= report.produced.hash_inputs.join("\n").contains("\"values\":[");
+        shown |= report
+            .produced
+            .hash_inputs
+            .join("\n")
+            .contains("\"values\":[");
     }
-    assert!(shown, "the plugin's values show somewhere, or this proves nothing");
+    assert!(
+        shown,
+        "the plugin's values show somewhere, or this proves nothing"
+    );
 }
 
 #[test]
