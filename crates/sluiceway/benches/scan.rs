@@ -202,6 +202,7 @@ fn measure(
         pause: &|_| {},
         cores: std::thread::available_parallelism().ok().map(usize::from),
         progress: &sluiceway::base::printer::Quiet,
+        notifier: &sluiceway::modes::notify::Notifier::none(),
     };
     let log = tempfile::NamedTempFile::new().unwrap();
     let mut printer = Printer::new(Box::new(std::io::sink()), Box::new(log.reopen().unwrap()));

@@ -11,6 +11,7 @@
     reason = "a benchmark binary reports its figures"
 )]
 
+use sluiceway::modes::notify::Notifier;
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -211,6 +212,7 @@ fn main() {
             &job,
             &github,
             &SystemClock,
+            &Notifier::none(),
             false,
             &mut Outputs::default(),
             &mut printer,
@@ -308,6 +310,7 @@ fn main() {
         inputs: &inputs,
         runner: &runner,
         clock: &SystemClock,
+        notifier: &Notifier::none(),
     };
     let started = Instant::now();
     let mut outputs = Outputs::default();

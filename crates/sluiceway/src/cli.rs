@@ -84,12 +84,16 @@ pub enum Command {
     Schema {
         /// Print the schema of the scan's result file instead
         /// (docs/formats/scan-result.schema.json).
-        #[arg(long, conflicts_with = "apply_result_file")]
+        #[arg(long, conflicts_with_all = ["apply_result_file", "notification"])]
         result_file: bool,
         /// Print the schema of apply's result file instead
         /// (docs/formats/apply-result.schema.json).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "notification")]
         apply_result_file: bool,
+        /// Print the schema of the document the webhook channel receives instead
+        /// (docs/formats/notification.schema.json).
+        #[arg(long)]
+        notification: bool,
     },
 }
 

@@ -40,11 +40,14 @@ pub fn run(cli: Cli, printer: &mut Printer) -> ExitCode {
         Command::Schema {
             result_file,
             apply_result_file,
+            notification,
         } => {
             let schema = if result_file {
                 modes::scan::result_file::schema()
             } else if apply_result_file {
                 modes::apply::result_schema()
+            } else if notification {
+                modes::notify::message::webhook_schema()
             } else {
                 sluiceway_core::config::json_schema()
             };

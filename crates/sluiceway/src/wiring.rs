@@ -16,6 +16,9 @@ use crate::base::printer::{Audience, ForAPerson, Printer, Progress, Quiet};
 use crate::modes::apply::Applying;
 use crate::modes::inputs::{Inputs, JobStatus, Mode};
 use crate::modes::job::{Job, Reach, SystemClock};
+use crate::modes::notify::Notifier;
+use crate::modes::notify::channels::Channel;
+use crate::modes::notify::post::HttpPost;
 use crate::modes::outputs::Outputs;
 use crate::modes::resolve::Started;
 use crate::modes::scan::{self, Surroundings, Target};
@@ -53,10 +56,9 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
         printer.say(&format!("::error::{why}"));
         return Outcome::Failed;
     }
-    for input in &inputs.notifications {
-        printer.say(&format!(
-            "::warning::The {input} input is set, but this version of Sluiceway sends no notifications, so nothing is sent."
-        ));
+    // The channels' secrets are masked before anything else can print them.
+    for secret in inputs.channels.iter().flat_map(Channel::secrets) {
+        printer.say(&format!("::add-mask::{secret}"));
     }
     for input in inputs.unacted() {
         printer.say(&format!(
@@ -98,19 +100,25 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
         }
         return Outcome::Done;
     }
+    if route == Route::Settle && !inputs.channels.is_empty() {
+        printer.say("::warning::A notification channel is set on a settle step, which sends no notifications; set it on the steps that scan, resolve or apply.");
+    }
     let runner = SystemRunner::default();
+    let post = HttpPost::new();
+    let notifier = Notifier::new(inputs.channels.clone(), &post, &job.repository);
     let mut outputs = Outputs::default();
     let applying = Applying {
         job: &job,
         inputs: &inputs,
         runner: &runner,
         clock: &SystemClock,
+        notifier: &notifier,
     };
     let sweep = route == Route::Sweep;
     let outcome = match route {
         Route::Scan => {
             let (scanned, merged) =
-                scan_on_this_machine(&job, &inputs, Target::GitHub(&github), printer);
+                scan_on_this_machine(&job, &inputs, Target::GitHub(&github), &notifier, printer);
             // A split workflow's apply jobs take the merge's deploys from `matrix`.
             if inputs.mode != Mode::Auto || merged.is_empty() {
                 return scanned;
@@ -118,7 +126,16 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
             modes::auto::deploy(&applying, &github, scanned, &merged, &mut outputs, printer)
         }
         Route::Resolve => {
-            modes::resolve::run(&job, &github, &SystemClock, false, &mut outputs, printer).0
+            modes::resolve::run(
+                &job,
+                &github,
+                &SystemClock,
+                &notifier,
+                false,
+                &mut outputs,
+                printer,
+            )
+            .0
         }
         Route::Apply(id) => modes::apply::run(&applying, &github, id, &mut outputs, printer),
         Route::Settle => modes::settle::run(&job, &github, &SystemClock, printer),
@@ -129,8 +146,14 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
     // The full scan after a schedule's or a dispatch's ticks; the deploys' outputs are
     // written after the scan's, so `matrix` names every deploy the step started.
     let outcome = match sweep {
-        true if scan_on_this_machine(&job, &inputs, Target::GitHub(&github), printer).0
-            == Outcome::Failed =>
+        true if scan_on_this_machine(
+            &job,
+            &inputs,
+            Target::GitHub(&github),
+            &notifier,
+            printer,
+        )
+        .0 == Outcome::Failed =>
         {
             Outcome::Failed
         }
@@ -174,9 +197,10 @@ fn scan_on_this_machine(
     job: &Job,
     inputs: &Inputs,
     target: Target<'_>,
+    notifier: &Notifier<'_>,
     printer: &mut Printer,
 ) -> (Outcome, Vec<Started>) {
-    scan_with_progress(job, inputs, target, &Quiet, printer)
+    scan_with_progress(job, inputs, target, &Quiet, notifier, printer)
 }
 
 fn scan_with_progress(
@@ -184,6 +208,7 @@ fn scan_with_progress(
     inputs: &Inputs,
     target: Target<'_>,
     progress: &dyn Progress,
+    notifier: &Notifier<'_>,
     printer: &mut Printer,
 ) -> (Outcome, Vec<Started>) {
     let runner = SystemRunner::default();
@@ -195,6 +220,7 @@ fn scan_with_progress(
         pause: &pause,
         cores: cores(),
         progress,
+        notifier,
     };
     scan::run(&surroundings, target, printer)
 }
@@ -246,11 +272,13 @@ pub(crate) fn local_scan(repo: &Path, out: &Path, printer: &mut Printer) -> Outc
     } else {
         Box::new(ForAPerson::on_stderr())
     };
+    // A local scan tells no channel.
     scan_with_progress(
         &job,
         &inputs,
         Target::Folder(out),
         progress.as_ref(),
+        &Notifier::none(),
         printer,
     )
     .0

@@ -14,6 +14,11 @@ use support::workspace;
 /// A key, the test file (from `crates/`) and the test in it that proves the key's effect.
 const PROVEN: &[(&str, &str, &str)] = &[
     (
+        "notify.events",
+        "sluiceway/tests/scan_kubectl.rs",
+        "a_changed_manifest_is_pending_with_its_path_and_drift_is_found_where_asked",
+    ),
+    (
         "dashboard.showValues",
         "sluiceway/tests/scan.rs",
         "the_value_list_shows_old_and_new_on_the_row_and_its_pages_and_never_a_secret",
@@ -392,18 +397,35 @@ const PROVEN_INPUTS: &[(&str, &str, &str)] = &[
         "sluiceway/tests/scan.rs",
         "a_preview_that_fails_is_tried_once_more_after_a_pause_and_passes",
     ),
+    (
+        "slack-webhook-url",
+        "sluiceway/tests/ticks.rs",
+        "the_channels_hear_of_a_refused_tick_and_a_deploy_and_one_that_hangs_never_turns_the_job_red",
+    ),
+    (
+        "telegram-bot-token",
+        "sluiceway/tests/ticks.rs",
+        "the_channels_hear_of_a_refused_tick_and_a_deploy_and_one_that_hangs_never_turns_the_job_red",
+    ),
+    (
+        "telegram-chat-id",
+        "sluiceway/tests/ticks.rs",
+        "the_channels_hear_of_a_refused_tick_and_a_deploy_and_one_that_hangs_never_turns_the_job_red",
+    ),
+    (
+        "telegram-thread-id",
+        "sluiceway/tests/ticks.rs",
+        "the_channels_hear_of_a_refused_tick_and_a_deploy_and_one_that_hangs_never_turns_the_job_red",
+    ),
+    (
+        "webhook-url",
+        "sluiceway/tests/ticks.rs",
+        "the_channels_hear_of_a_refused_tick_and_a_deploy_and_one_that_hangs_never_turns_the_job_red",
+    ),
 ];
 
 /// Inputs this version accepts and does not act on yet; each warns when set.
-const NOT_ACTED_ON_INPUTS: &[&str] = &[
-    "backend",
-    "pull-request-preview",
-    "slack-webhook-url",
-    "telegram-bot-token",
-    "telegram-chat-id",
-    "telegram-thread-id",
-    "webhook-url",
-];
+const NOT_ACTED_ON_INPUTS: &[&str] = &["backend", "pull-request-preview"];
 
 /// Every key of the schema, as `a.b`, `stacks[].c`; containers included.
 fn schema_keys() -> Vec<(String, bool)> {

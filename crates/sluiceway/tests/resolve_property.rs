@@ -6,6 +6,7 @@
 
 mod support;
 
+use sluiceway::modes::notify::Notifier;
 use std::collections::BTreeMap;
 
 use github_emulator::Act;
@@ -92,6 +93,7 @@ fn resolve_once(bed: &Bed, job: &Job) -> Vec<(String, String)> {
         job,
         &bed.github,
         &SystemClock,
+        &Notifier::none(),
         false,
         &mut outputs,
         &mut printer,

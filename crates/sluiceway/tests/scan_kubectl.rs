@@ -22,6 +22,7 @@ use github_emulator::world::FileChange;
 use sluiceway_dashboard::reader;
 use sluiceway_fixtures::control_plane::{ControlPlane, cached_pair};
 use sluiceway_github::GitHub;
+use support::receivers::{Answer, Receivers};
 use support::{Bed, REPO};
 
 const CANARY: &str = "CANARY-VALUE-7f3a";
@@ -72,7 +73,7 @@ fn a_changed_manifest_is_pending_with_its_path_and_drift_is_found_where_asked() 
         root,
         "sluiceway.yaml",
         &format!(
-            "stacks:\n  - path: apps/web\n    tool: kubectl\n    options:\n      namespace: {NAMESPACE}\n  - path: apps/cache\n    tool: kubectl\n    drift:\n      enabled: true\n    options:\n      namespace: {NAMESPACE}\n      forceConflicts: true\n"
+            "notify:\n  events: [drift]\nstacks:\n  - path: apps/web\n    tool: kubectl\n    options:\n      namespace: {NAMESPACE}\n  - path: apps/cache\n    tool: kubectl\n    drift:\n      enabled: true\n    options:\n      namespace: {NAMESPACE}\n      forceConflicts: true\n"
         ),
     );
     write(
@@ -141,29 +142,41 @@ fn a_changed_manifest_is_pending_with_its_path_and_drift_is_found_where_asked() 
         .to_owned();
     let runner = tempfile::tempdir().unwrap();
     let base = bed.emulator.base_url();
-    let out = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
-        .arg("run")
-        .env_clear()
-        .env(
-            "PATH",
-            format!("{}:/usr/bin:/bin", kubectl.parent().unwrap().display()),
-        )
-        .env("HOME", runner.path())
-        .env("KUBECONFIG", &kubeconfig)
-        .env("GITHUB_EVENT_NAME", "schedule")
-        .env("GITHUB_REPOSITORY", REPO)
-        .env("GITHUB_SHA", &sha)
-        .env("GITHUB_RUN_ID", "77")
-        .env("GITHUB_API_URL", &base)
-        .env("GITHUB_GRAPHQL_URL", format!("{base}/graphql"))
-        .env("GITHUB_WORKSPACE", root)
-        .env("GITHUB_OUTPUT", runner.path().join("output"))
-        .env("GITHUB_STEP_SUMMARY", runner.path().join("summary.md"))
-        .env("RUNNER_TEMP", runner.path())
-        .env("INPUT_GITHUB-TOKEN", "t")
-        .env("INPUT_MODE", "scan")
-        .output()
-        .unwrap();
+    // Slack and the webhook take the news; Telegram answers 500 to both tries.
+    let receivers = Receivers::start();
+    receivers.answer("telegram", Answer::ServerError);
+    let scan = || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_sluiceway"));
+        for (input, value) in receivers.inputs() {
+            command.env(format!("INPUT_{}", input.to_uppercase()), value);
+        }
+        let (name, value) = receivers.telegram_api();
+        command.env(name, value);
+        command
+            .arg("run")
+            .env_clear()
+            .env(
+                "PATH",
+                format!("{}:/usr/bin:/bin", kubectl.parent().unwrap().display()),
+            )
+            .env("HOME", runner.path())
+            .env("KUBECONFIG", &kubeconfig)
+            .env("GITHUB_EVENT_NAME", "schedule")
+            .env("GITHUB_REPOSITORY", REPO)
+            .env("GITHUB_SHA", &sha)
+            .env("GITHUB_RUN_ID", "77")
+            .env("GITHUB_API_URL", &base)
+            .env("GITHUB_GRAPHQL_URL", format!("{base}/graphql"))
+            .env("GITHUB_WORKSPACE", root)
+            .env("GITHUB_OUTPUT", runner.path().join("output"))
+            .env("GITHUB_STEP_SUMMARY", runner.path().join("summary.md"))
+            .env("RUNNER_TEMP", runner.path())
+            .env("INPUT_GITHUB-TOKEN", "t")
+            .env("INPUT_MODE", "scan")
+            .output()
+            .unwrap()
+    };
+    let out = scan();
     let log = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
@@ -217,6 +230,56 @@ fn a_changed_manifest_is_pending_with_its_path_and_drift_is_found_where_asked() 
         .filter(|n| n != "sluiceway-scan-result.json")
         .collect();
     assert!(left.is_empty(), "rendered sets left behind: {left:?}");
+
+    // The drift was news: one Slack message and one webhook document name the cache,
+    // and only the drift, as `notify.events` asks; Telegram's failures are warnings.
+    let slack = receivers.of("slack");
+    let webhook = receivers.of("webhook");
+    assert_eq!((slack.len(), webhook.len()), (1, 1), "{log}");
+    assert_eq!(webhook[0].body["event"], "drift");
+    assert_eq!(webhook[0].body["stacks"], serde_json::json!(["apps/cache"]));
+    assert_eq!(
+        webhook[0].body["dashboard"].as_str(),
+        Some(issues[0].html_url.as_str())
+    );
+    assert!(
+        slack[0].body["text"]
+            .as_str()
+            .unwrap()
+            .contains("apps/cache has drifted")
+    );
+    assert_eq!(receivers.of("telegram").len(), 2, "one retry after a 500");
+    assert!(
+        log.contains("::warning::Notification not sent to Telegram: it answered 500."),
+        "{log}"
+    );
+    for received in receivers.received() {
+        assert_eq!(
+            received.stray, None,
+            "{}: {}",
+            received.channel, received.raw
+        );
+        assert!(
+            !received.raw.contains(CANARY),
+            "a value reached {}",
+            received.channel
+        );
+    }
+    for secret in ["sekrit", "AAbb_cc-dd", "-1001234"] {
+        assert!(
+            !log.contains(secret) || log.contains(&format!("::add-mask::{secret}")),
+            "{secret}"
+        );
+    }
+    // The same scan again finds nothing new, and tells nobody.
+    let again = scan();
+    assert_eq!(again.status.code(), Some(0));
+    assert_eq!(
+        receivers.received().len(),
+        4,
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
     drop(plane);
 }
 

@@ -11,6 +11,7 @@ use github_emulator::{Act, Fault, FaultKind};
 use sluiceway_dashboard::reader;
 use sluiceway_github::{GitHub, RecordState};
 use support::job::*;
+use support::receivers::{Answer, Receivers};
 use support::{Bed, REPO, tofu_dir};
 
 /// A scanned checkout with its dashboard.
@@ -1148,4 +1149,91 @@ fn a_tick_on_a_bulk_box_no_run_picked_up_is_swept_by_the_scan_with_a_note_and_ke
         "{}",
         bed.body(number)
     );
+}
+
+/// Decision 0078: resolve tells the channels of a refused tick and apply of a deploy
+/// that went out, for the events `notify.events` lists (here not `pending`, so the scan
+/// tells nobody); a channel that never answers costs its timeout and a warning, never
+/// the job.
+#[test]
+fn the_channels_hear_of_a_refused_tick_and_a_deploy_and_one_that_hangs_never_turns_the_job_red() {
+    let bed = Bed::new();
+    mallory_reads(&bed);
+    let receivers = Receivers::start();
+    receivers.answer("slack", Answer::Hang);
+    let mut job = Job::new();
+    let config = job.file("sluiceway.yaml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        format!("notify:\n  events: [deployed, refused]\n{text}"),
+    )
+    .unwrap();
+    for (input, value) in receivers.inputs() {
+        job.env
+            .push((format!("INPUT_{}", input.to_uppercase()), value));
+    }
+    job.env.push(receivers.telegram_api());
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let scanned = job.run(&bed, "push", &sha);
+    assert_eq!(scanned.code, Some(0), "{}", scanned.log);
+    assert!(receivers.received().is_empty(), "pending is not listed");
+    let number = dashboard(&bed);
+
+    tick(&bed, number, "mallory", "network");
+    let refused = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(refused.code, Some(0), "{}", refused.log);
+    let webhook = receivers.of("webhook");
+    assert_eq!(webhook.len(), 1);
+    assert_eq!(webhook[0].body["event"], "refused");
+    assert_eq!(webhook[0].body["stacks"], serde_json::json!(["network"]));
+    assert_eq!(webhook[0].body["repository"], REPO);
+    assert_eq!(
+        webhook[0].body["run"],
+        format!("https://github.com/{REPO}/actions/runs/4242")
+    );
+    assert!(
+        refused
+            .log
+            .contains("::warning::Notification not sent to Slack: no answer within 10 seconds."),
+        "{}",
+        refused.log
+    );
+
+    receivers.answer("slack", Answer::Ok);
+    tick(&bed, number, "alice", "network");
+    let deployed = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(deployed.code, Some(0), "{}", deployed.log);
+    assert_eq!(deployed.outputs["outcome"], "deployed");
+    let told: Vec<(&str, String)> = receivers
+        .received()
+        .iter()
+        .filter(|r| r.raw.contains("deployed"))
+        .map(|r| (r.channel, r.raw.clone()))
+        .collect();
+    let channels: std::collections::BTreeSet<&str> = told.iter().map(|(c, _)| *c).collect();
+    assert_eq!(
+        channels,
+        ["slack", "telegram", "webhook"].into(),
+        "{told:?}"
+    );
+    let telegram = receivers.of("telegram");
+    let last = &telegram.last().unwrap().body;
+    assert_eq!(last["chat_id"], -1001234);
+    assert_eq!(last["message_thread_id"], 17);
+    assert!(
+        last["text"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("🟢 Sluiceway in {REPO}: network deployed.")),
+        "{last}"
+    );
+    for received in receivers.received() {
+        assert_eq!(
+            received.stray, None,
+            "{}: {}",
+            received.channel, received.raw
+        );
+        assert!(!received.raw.contains(CANARY), "{}", received.raw);
+    }
 }

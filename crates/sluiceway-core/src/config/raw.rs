@@ -365,7 +365,7 @@ impl Default for RawNotify {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum NotifyEvent {
     Pending,
@@ -373,6 +373,19 @@ pub enum NotifyEvent {
     Deployed,
     Failed,
     Refused,
+}
+
+impl NotifyEvent {
+    /// The event's name, as `notify.events` writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            NotifyEvent::Pending => "pending",
+            NotifyEvent::Drift => "drift",
+            NotifyEvent::Deployed => "deployed",
+            NotifyEvent::Failed => "failed",
+            NotifyEvent::Refused => "refused",
+        }
+    }
 }
 
 /// `stacks[]`: settings for the stacks in one directory, or the declaration of one.

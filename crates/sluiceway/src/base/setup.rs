@@ -88,6 +88,17 @@ pub(crate) fn configured_label(checkout: &Checkout) -> String {
         .unwrap_or(default)
 }
 
+/// The events `notify.events` lists; the defaults when the file cannot be loaded, so a
+/// run that failed early still tells of it.
+pub(crate) fn configured_events(checkout: &Checkout) -> Vec<config::raw::NotifyEvent> {
+    config::FILE_NAMES
+        .into_iter()
+        .find_map(|name| Some((name, checkout.read_text(name)?)))
+        .and_then(|(name, text)| config::load(name, &text).ok())
+        .map(|config| config.settings.notify.events)
+        .unwrap_or_else(|| config::raw::RawNotify::default().events)
+}
+
 /// The workflow annotations for the keys this version does not act on yet (ADR 0026)
 /// and the settings that cannot do what they seem to ask: one warning per place, naming
 /// the file, its line and the key.

@@ -27,6 +27,7 @@ use crate::base::setup;
 use crate::modes::inputs::Inputs;
 use crate::modes::job::{Clock, Job};
 use crate::modes::layers;
+use crate::modes::notify::{self, Notice, Notifier};
 use crate::modes::outputs::Outputs;
 use crate::modes::records::{Opener, Record, Records, ended};
 use crate::modes::resolve::{Dispatched, dispatch_workflow};
@@ -87,10 +88,53 @@ pub struct Applying<'a> {
     pub inputs: &'a Inputs,
     pub runner: &'a dyn Runner,
     pub clock: &'a dyn Clock,
+    /// Tells the channels how the deploy ended.
+    pub notifier: &'a Notifier<'a>,
 }
 
-/// Applies the record `id`.
+/// Applies the record `id`, then tells the channels how it ended (decision 0078): a
+/// deploy that went out, failed or was refused; one that found nothing to do or only
+/// rehearsed says nothing. A failure before the record named its stack is told without
+/// one.
 pub fn run(
+    a: &Applying<'_>,
+    github: &dyn GitHub,
+    id: u64,
+    outputs: &mut Outputs,
+    printer: &mut Printer,
+) -> Outcome {
+    // In the auto mode one step applies several records; each tells of its own.
+    outputs.unset("outcome");
+    outputs.unset("stack");
+    let outcome = apply_record(a, github, id, outputs, printer);
+    let event = match outputs.get("outcome") {
+        Some("deployed") => Some(notify::Event::Deployed),
+        Some("refused") => Some(notify::Event::Refused),
+        Some("failed") => Some(notify::Event::Failed),
+        None if outcome == Outcome::Failed => Some(notify::Event::Failed),
+        _ => None,
+    };
+    if let Some(event) = event {
+        let notice = Notice {
+            event,
+            stacks: outputs
+                .get("stack")
+                .map(str::to_owned)
+                .into_iter()
+                .collect(),
+            dashboard: outputs
+                .get("dashboard-url")
+                .map(str::to_owned)
+                .filter(|u| !u.is_empty()),
+            run: Some(a.job.run_url()),
+        };
+        let events = setup::configured_events(&Checkout::new(&a.job.workspace));
+        a.notifier.tell(&notice, &events, printer);
+    }
+    outcome
+}
+
+fn apply_record(
     a: &Applying<'_>,
     github: &dyn GitHub,
     id: u64,

@@ -18,8 +18,15 @@ pub fn ticks(
     outputs: &mut Outputs,
     printer: &mut Printer,
 ) -> Outcome {
-    let (outcome, started) =
-        resolve::run(applying.job, github, applying.clock, true, outputs, printer);
+    let (outcome, started) = resolve::run(
+        applying.job,
+        github,
+        applying.clock,
+        applying.notifier,
+        true,
+        outputs,
+        printer,
+    );
     deploy(applying, github, outcome, &started, outputs, printer)
 }
 

@@ -6,6 +6,8 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use crate::modes::notify::channels::{self, Channel};
+
 /// What a run was asked to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -58,8 +60,8 @@ pub struct Inputs {
     /// `check`'s inputs: ask the backend which stacks exist; preview pull requests.
     pub backend: bool,
     pub pull_request_preview: bool,
-    /// The notification channels the workflow set up, by input name.
-    pub notifications: Vec<&'static str>,
+    /// The notification channels the workflow set up.
+    pub channels: Vec<Channel>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -178,41 +180,10 @@ impl Inputs {
                 });
             }
         };
-        let mut notifications = Vec::new();
-        if let Some((input, value)) = get("slack-webhook-url") {
-            if !value.starts_with("https://") {
-                return Err(InputError {
-                    input,
-                    value: "(a webhook address)".to_owned(),
-                    takes: "an https:// address",
-                });
-            }
-            notifications.push(input);
-        }
-        if let Some((input, value)) = get("webhook-url") {
-            if !(value.starts_with("https://") || value.starts_with("http://")) {
-                return Err(InputError {
-                    input,
-                    value: "(a webhook address)".to_owned(),
-                    takes: "an http:// or https:// address",
-                });
-            }
-            notifications.push(input);
-        }
-        match (get("telegram-bot-token"), get("telegram-chat-id")) {
-            (Some((input, _)), Some(_)) => notifications.push(input),
-            (None, None) => {}
-            (Some(_), None) | (None, Some(_)) => {
-                return Err(InputError {
-                    input: "telegram-chat-id",
-                    value: "(set alone)".to_owned(),
-                    takes: "a chat id together with telegram-bot-token",
-                });
-            }
-        }
-        if let Some((input, value)) = get("telegram-thread-id") {
-            whole(input, value, 1, u64::MAX, "a forum topic's whole-number id")?;
-        }
+        let telegram_api = env
+            .get("SLUICEWAY_TELEGRAM_API")
+            .map_or(channels::TELEGRAM_API, String::as_str);
+        let channels = channels::read(|name| get(name).map(|(_, v)| v), telegram_api)?;
         Ok(Inputs {
             job_status,
             env_file: get("env-file").map(|(_, v)| v.to_owned()),
@@ -221,7 +192,7 @@ impl Inputs {
                 .map(yes_or_no)
                 .transpose()?
                 .unwrap_or(false),
-            notifications,
+            channels,
             mode,
             concurrency,
             preview_timeout,
@@ -373,7 +344,8 @@ mod more_tests {
         .collect();
         let inputs = Inputs::read(&env).unwrap();
         assert_eq!(inputs.job_status, JobStatus::Failure);
-        assert_eq!(inputs.notifications, ["telegram-bot-token"]);
+        let channels: Vec<&str> = inputs.channels.iter().map(Channel::name).collect();
+        assert_eq!(channels, ["Telegram"]);
         assert_eq!(inputs.env_file.as_deref(), Some("ci/tools.env"));
     }
 }

@@ -8,6 +8,7 @@ pub mod dashboard_issue;
 pub mod inputs;
 pub mod job;
 pub mod layers;
+pub mod notify;
 pub mod outputs;
 pub mod records;
 pub mod resolve;

@@ -75,6 +75,10 @@ impl Outputs {
         self.set("dashboard-changed", result.dashboard_changed.to_string());
     }
 
+    pub fn unset(&mut self, name: &str) {
+        self.0.remove(name);
+    }
+
     pub fn get(&self, name: &str) -> Option<&str> {
         self.0.get(name).map(String::as_str)
     }

@@ -27,6 +27,7 @@ use crate::base::setup::{self, SetupError};
 use crate::modes::apply::dashboard_issue;
 use crate::modes::job::{Clock, Event, Job};
 use crate::modes::layers;
+use crate::modes::notify::{self, Notice, Notifier};
 use crate::modes::outputs::{Outputs, add_to_summary};
 use crate::modes::records::Records;
 use crate::modes::rewrite::{Boxes, Rewrite, untick};
@@ -115,6 +116,7 @@ pub fn run(
     job: &Job,
     github: &dyn GitHub,
     clock: &dyn Clock,
+    notifier: &Notifier<'_>,
     auto: bool,
     outputs: &mut Outputs,
     printer: &mut Printer,
@@ -171,7 +173,16 @@ pub fn run(
             }
         }
     };
-    match resolve(job, github, &setup, number, clock.now(), outputs, printer) {
+    match resolve(
+        job,
+        github,
+        &setup,
+        number,
+        clock.now(),
+        notifier,
+        outputs,
+        printer,
+    ) {
         Ok(resolved) => resolved,
         Err(e) => {
             printer.say(&format!("::error::{e}."));
@@ -190,12 +201,14 @@ struct Opening<'a> {
     opens: Option<Timestamp>,
 }
 
+#[allow(clippy::too_many_arguments)]
 fn resolve(
     job: &Job,
     github: &dyn GitHub,
     setup: &setup::Setup,
     number: u64,
     now: Timestamp,
+    notifier: &Notifier<'_>,
     outputs: &mut Outputs,
     printer: &mut Printer,
 ) -> Result<(Outcome, Vec<Started>), GitHubError> {
@@ -484,6 +497,22 @@ fn resolve(
             "::error::The comment on the refused ticks could not be written: {e}."
         ));
         red = true;
+    }
+    if !unmet.is_empty() {
+        // One notice for the ticks the comment covers (decision 0078).
+        let mut stacks: Vec<String> = Vec::new();
+        for refused in &unmet {
+            if !stacks.iter().any(|s| s == refused.stack.as_str()) {
+                stacks.push(refused.stack.to_string());
+            }
+        }
+        let notice = Notice {
+            event: notify::Event::Refused,
+            stacks,
+            dashboard: outputs.get("dashboard-url").map(str::to_owned),
+            run: Some(job.run_url()),
+        };
+        notifier.tell(&notice, &setup.config.settings.notify.events, printer);
     }
     summarize(job, &fates, &started, &opened, &boxes.said, printer);
     Ok((if red { Outcome::Failed } else { Outcome::Done }, started))

@@ -5,6 +5,7 @@
 
 pub(crate) mod homelab;
 pub(crate) mod job;
+pub(crate) mod receivers;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -45,6 +45,8 @@ use crate::base::setup::{self, SetupError};
 use crate::modes::dashboard_issue;
 use crate::modes::inputs::Inputs;
 use crate::modes::job::{Clock, Event, Job};
+use crate::modes::notify::news::{self, News};
+use crate::modes::notify::{self as notify, Notice, Notifier};
 use crate::modes::outputs::Outputs;
 use crate::modes::records::{Records, ShippedRange};
 use crate::modes::resolve::Started;
@@ -66,6 +68,8 @@ pub struct Surroundings<'a> {
     pub cores: Option<usize>,
     /// Hears each preview end: a person's scan shows it as it goes.
     pub progress: &'a dyn Progress,
+    /// Tells the channels of the stacks newly pending or drifted.
+    pub notifier: &'a Notifier<'a>,
 }
 
 /// Where the scan writes its dashboard.
@@ -550,10 +554,17 @@ fn scan(
     let (written, dashboard_url, dashboard_changed) = match target {
         Target::GitHub(github) => {
             match write_github(*github, &scanned, &found, s.job, late, printer) {
-                Ok((body, url, changed, merged)) => {
+                Ok(LateWrite {
+                    written,
+                    url,
+                    changed,
+                    merged,
+                    news,
+                }) => {
                     red |= merged.red;
                     started = merged.started;
-                    (body, Some(url), changed)
+                    tell(s, &news, &url, &config.settings.notify.events, printer);
+                    (written, Some(url), changed)
                 }
                 Err(why) => {
                     printer.say(&format!("::error::{why}"));
@@ -634,6 +645,41 @@ fn scan(
     (if red { Outcome::Failed } else { Outcome::Done }, started)
 }
 
+/// Tells the channels what the write brought, before anything can turn the scan red.
+fn tell(
+    s: &Surroundings<'_>,
+    news: &News,
+    dashboard: &str,
+    events: &[notify::Event],
+    printer: &mut Printer,
+) {
+    for (event, stacks) in [
+        (notify::Event::Pending, &news.pending),
+        (notify::Event::Drift, &news.drift),
+    ] {
+        if stacks.is_empty() {
+            continue;
+        }
+        let notice = Notice {
+            event,
+            stacks: stacks.clone(),
+            dashboard: Some(dashboard.to_owned()),
+            run: Some(s.job.run_url()),
+        };
+        s.notifier.tell(&notice, events, printer);
+    }
+}
+
+/// What the late write did: the body and where it is, whether it changed, the deploys
+/// a merge started, and what is news since the scan began.
+struct LateWrite {
+    written: Written,
+    url: String,
+    changed: bool,
+    merged: merge::Merged,
+    news: News,
+}
+
 /// The body as written, and the view it was rendered from.
 struct Written {
     text: String,
@@ -692,7 +738,7 @@ fn write_github(
     job: &Job,
     late: Late<'_>,
     printer: &mut Printer,
-) -> Result<(Written, String, bool, merge::Merged), String> {
+) -> Result<LateWrite, String> {
     let dashboard = &scanned.config.settings.dashboard;
     let first = body::render(&rows::view(scanned, found, None, &rows::NoTicks))
         .map_err(|e| format!("The dashboard could not be written: {e}."))?;
@@ -838,7 +884,14 @@ fn write_github(
     let last = last.ok_or_else(|| "The dashboard could not be written.".to_owned())?;
     let changed = written.writes > 0 || ensured.how == dashboard_issue::How::Created;
     printer.say(&format!("The dashboard is {url}."));
-    Ok((last, url, changed, merged))
+    let news = news::between(at_start.as_ref(), &reader::read(&last.text));
+    Ok(LateWrite {
+        written: last,
+        url,
+        changed,
+        merged,
+        news,
+    })
 }
 
 /// What one walk of recent commits gives the late write: each pending stack's
