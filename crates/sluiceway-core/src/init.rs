@@ -16,6 +16,37 @@ use crate::stack::Tool;
 
 /// The workflow's path inside the repository.
 pub const WORKFLOW_PATH: &str = ".github/workflows/deploy-dashboard.yml";
+/// The check workflow's path (`sluiceway init --check`).
+pub const CHECK_WORKFLOW_PATH: &str = ".github/workflows/sluiceway-check.yml";
+
+/// The check workflow: on every pull request, the action's files-only check (decision
+/// 0042), with no credentials and nothing to deploy, so it asks only to read the code.
+pub fn check_workflow() -> String {
+    let action = crate::identity::action();
+    format!(
+        r#"# Written by `sluiceway init --check`. On every pull request, Sluiceway checks
+# sluiceway.yaml, what it finds and the workflows that run it, from the files alone:
+# no credentials, no tool, no deploy. Problems are annotations on their lines.
+name: Sluiceway check
+
+on:
+  pull_request:
+
+permissions:
+  contents: read
+
+jobs:
+  check:
+    runs-on: ubuntu-latest
+    timeout-minutes: 10
+    steps:
+      - uses: actions/checkout@v4
+      - uses: {action}
+        with:
+          mode: check
+"#
+    )
+}
 
 /// A first configuration: its text, and what init could not know.
 #[derive(Debug, Clone, PartialEq, Eq)]

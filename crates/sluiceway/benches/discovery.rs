@@ -71,7 +71,12 @@ fn bench(c: &mut Criterion) {
     group.bench_function("5000 stacks, 50000 files", |b| {
         b.iter(|| {
             let mut printer = Printer::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
-            let outcome = sluiceway::commands::check::run(dir.path(), true, false, &mut printer);
+            let outcome = sluiceway::commands::check::run(
+                dir.path(),
+                sluiceway::commands::check::Voice::Terminal { json: true },
+                false,
+                &mut printer,
+            );
             assert_eq!(outcome, sluiceway::Outcome::Done);
         })
     });

@@ -48,6 +48,10 @@ pub enum Command {
         /// Replace an existing .github/workflows/deploy-dashboard.yml.
         #[arg(long)]
         force: bool,
+        /// Add only .github/workflows/sluiceway-check.yml: the action's files-only check
+        /// on every pull request.
+        #[arg(long)]
+        check: bool,
     },
     /// Preview every stack with its own tool and write the dashboard.
     ///

@@ -19,8 +19,13 @@ pub fn run(cli: Cli, printer: &mut Printer) -> ExitCode {
             repo,
             json,
             backend,
-        } => check::run(&repo, json, backend, printer),
-        Command::Init { repo, force } => init::run(&repo, force, printer),
+        } => check::run(&repo, check::Voice::Terminal { json }, backend, printer),
+        Command::Init {
+            repo,
+            force,
+            check: true,
+        } => init::add_check(&repo, force, printer),
+        Command::Init { repo, force, .. } => init::run(&repo, force, printer),
         Command::Dashboard(DashboardCommand::Read { file, json }) => {
             dashboard::read(&file, json, printer)
         }

@@ -80,6 +80,9 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
             return Outcome::Failed;
         }
     };
+    if route == Route::Check {
+        return check_step(&job, &inputs, printer);
+    }
     let github = match HttpGitHub::from_action(|name| env.get(name).cloned()) {
         Ok(github) => github,
         Err(e) => {
@@ -142,6 +145,7 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
         Route::Ticks | Route::Sweep => {
             modes::auto::ticks(&applying, &github, &mut outputs, printer)
         }
+        Route::Check => check_step(&job, &inputs, printer),
     };
     // The full scan after a schedule's or a dispatch's ticks; the deploys' outputs are
     // written after the scan's, so `matrix` names every deploy the step started.
@@ -169,6 +173,24 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
         ));
     }
     outcome
+}
+
+/// The action's check mode: files only, so no token is read and no tool runs (decision
+/// 0042); the report goes to the job summary and each problem onto its file and line.
+fn check_step(job: &Job, inputs: &Inputs, printer: &mut Printer) -> Outcome {
+    if !inputs.channels.is_empty() {
+        printer.say(
+            "::warning::A notification channel is set on a check step, which sends no notifications.",
+        );
+    }
+    crate::commands::check::run(
+        &job.workspace,
+        crate::commands::check::Voice::Action {
+            summary: job.summary_file.as_deref(),
+        },
+        inputs.backend,
+        printer,
+    )
 }
 
 /// Loads the `env-file` input's variables into the tool's environment, masking every value

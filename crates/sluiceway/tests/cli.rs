@@ -565,8 +565,136 @@ fn check_warns_when_a_split_workflow_leaves_a_merges_record_to_nobody() {
     .unwrap();
     let out = sluiceway(&["check", "--repo", repo.path().to_str().unwrap()]);
     assert!(
-        !text(&out.stderr).contains("warning:"),
+        !text(&out.stderr).contains("no job reads its `matrix` output"),
         "{}",
         text(&out.stderr)
+    );
+}
+
+/// The action's check step, as a job runs it: no token, no GitHub, no tool.
+fn check_step(repo: &Path, summary: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sluiceway"))
+        .arg("run")
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_EVENT_NAME", "pull_request")
+        .env("GITHUB_REPOSITORY", "octo/infra")
+        .env("GITHUB_WORKSPACE", repo)
+        .env("GITHUB_STEP_SUMMARY", summary)
+        .env("INPUT_MODE", "check")
+        .output()
+        .unwrap()
+}
+
+/// Decisions 0042 and 0061: `init` writes a workflow the check finds nothing to say
+/// about, `init --check` adds the check workflow, and the action's check mode reports
+/// into the job summary, puts each config problem and workflow finding on its file and
+/// line, names the credentials each stack needs, and is red only on a config problem.
+#[test]
+fn the_actions_check_mode_annotates_problems_and_findings_and_init_adds_it() {
+    let repo = homelab_without_config();
+    let path = repo.path().to_str().unwrap();
+    assert_eq!(sluiceway(&["init", "--repo", path]).status.code(), Some(0));
+    let added = sluiceway(&["init", "--check", "--repo", path]);
+    assert_eq!(added.status.code(), Some(0), "{}", text(&added.stderr));
+    assert!(text(&added.stdout).starts_with("Wrote .github/workflows/sluiceway-check.yml"));
+    assert_eq!(
+        sluiceway(&["init", "--check", "--repo", path])
+            .status
+            .code(),
+        Some(1),
+        "never overwritten without --force"
+    );
+    let json: serde_json::Value =
+        serde_json::from_slice(&sluiceway(&["check", "--repo", path, "--json"]).stdout).unwrap();
+    assert_eq!(
+        json["setup"]["workflowFindings"],
+        serde_json::json!([]),
+        "{json:#}"
+    );
+    let jobs: Vec<String> = json["setup"]["workflows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| {
+            format!(
+                "{} {} {}",
+                j["file"].as_str().unwrap(),
+                j["job"].as_str().unwrap(),
+                j["modes"]
+            )
+        })
+        .collect();
+    assert_eq!(
+        jobs,
+        [
+            r#".github/workflows/deploy-dashboard.yml sluiceway ["scan","resolve","apply","settle"]"#,
+            r#".github/workflows/sluiceway-check.yml check ["check"]"#,
+        ]
+    );
+
+    let summary = repo.path().join("summary.md");
+    let ran = check_step(repo.path(), &summary);
+    assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
+    let said = fs::read_to_string(&summary).unwrap();
+    assert!(
+        said.starts_with("## Sluiceway check\n\nThe setup is understood."),
+        "{said}"
+    );
+    assert!(
+        said.contains("Credentials each stack&#39;s tool needs")
+            || said.contains("Credentials each stack's tool needs"),
+        "{said}"
+    );
+    assert!(said.contains("KUBECONFIG"), "{said}");
+    assert!(
+        !text(&ran.stderr).contains("::error"),
+        "{}",
+        text(&ran.stderr)
+    );
+
+    // A workflow that starts on every issue event, and a config problem.
+    let workflow = repo.path().join(".github/workflows/deploy-dashboard.yml");
+    let unfiltered = fs::read_to_string(&workflow)
+        .unwrap()
+        .replace("  issues:\n    types: [edited]\n", "  issues:\n");
+    fs::write(&workflow, &unfiltered).unwrap();
+    let line = unfiltered.lines().position(|l| l == "  issues:").unwrap() + 1;
+    let config = repo.path().join("sluiceway.yaml");
+    let text_before = fs::read_to_string(&config).unwrap();
+    fs::write(&summary, "").unwrap();
+    let ran = check_step(repo.path(), &summary);
+    assert_eq!(
+        ran.status.code(),
+        Some(0),
+        "a workflow finding is a warning"
+    );
+    assert!(
+        text(&ran.stderr).contains(&format!(
+            "::warning file=.github/workflows/deploy-dashboard.yml,line={line},col=1::"
+        )),
+        "{}",
+        text(&ran.stderr)
+    );
+    fs::write(
+        &config,
+        format!("dashboard:\n  pin: sometimes\n{text_before}"),
+    )
+    .unwrap();
+    fs::write(&summary, "").unwrap();
+    let ran = check_step(repo.path(), &summary);
+    assert_eq!(ran.status.code(), Some(1));
+    let log = text(&ran.stderr);
+    assert!(
+        log.contains(
+            "::error file=sluiceway.yaml,line=2,col=3::sluiceway.yaml:2:3: dashboard.pin:"
+        ),
+        "{log}"
+    );
+    let said = fs::read_to_string(&summary).unwrap();
+    assert!(
+        said.contains("**The setup is not valid.**") && said.contains("dashboard.pin"),
+        "{said}"
     );
 }

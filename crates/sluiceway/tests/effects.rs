@@ -343,6 +343,11 @@ const PROVEN: &[(&str, &str, &str)] = &[
 /// Every input of the action and the test that proves what it changes.
 const PROVEN_INPUTS: &[(&str, &str, &str)] = &[
     (
+        "backend",
+        "sluiceway/tests/scan_pulumi.rs",
+        "pulumi_stacks_preview_drift_check_deploy_and_repair",
+    ),
+    (
         "concurrency",
         "sluiceway/src/modes/scan/pool.rs",
         "the_size_follows_the_input_then_the_cores",

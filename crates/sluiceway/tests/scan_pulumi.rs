@@ -181,6 +181,26 @@ fn pulumi_stacks_preview_drift_check_deploy_and_repair() {
 
     let sha = push(&bed, "a new tier", &["network/Pulumi.yaml"]);
     job.env.extend(env.iter().cloned());
+    // The action's check step asks the same with the backend input, and says so in
+    // the job summary.
+    let in_action = job.run_with(
+        &bed,
+        "pull_request",
+        &sha,
+        &path,
+        &[("mode", "check"), ("backend", "true")],
+    );
+    assert_eq!(in_action.code, Some(0), "{}", in_action.log);
+    assert!(
+        in_action
+            .log
+            .contains("  network:prod · created by the first scan")
+            && in_action
+                .summary
+                .contains("network:prod · created by the first scan"),
+        "{}",
+        in_action.log
+    );
     let ran = job.run_with(&bed, "schedule", &sha, &path, &[]);
     assert_eq!(ran.code, Some(0), "{}", ran.log);
     assert!(ran.log.contains("Using pulumi v3.229.0."), "{}", ran.log);

@@ -3,17 +3,23 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::Path;
 
 use serde::Serialize;
 use sluiceway_core::claim::{Claims, suggested_unrelated, unclaimed_by_directory};
 use sluiceway_core::config::{self, ConfigProblem, DeployTrigger};
+use sluiceway_core::credentials::{self, Given};
 use sluiceway_core::discovery::Verdict;
 use sluiceway_core::discovery::gitops::GitOps;
 use sluiceway_core::identity;
 use sluiceway_core::named::unclaimed_named_files;
+use sluiceway_core::repo::{FileSource, RepoFiles};
 use sluiceway_core::stack::{Origin, Stack};
-use sluiceway_core::workflow;
+use sluiceway_core::workflow::{
+    self,
+    lint::{self, Finding, SluicewayJob},
+};
 
 use crate::base::Outcome;
 use crate::base::checkout::Checkout;
@@ -67,6 +73,43 @@ pub struct SetupJson {
     /// Trees a GitOps controller deploys, and the file that says so.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub gitops: Vec<GitOpsJson>,
+    /// The workflow jobs that run this action, and the modes they run.
+    pub workflows: Vec<WorkflowJobJson>,
+    /// What the workflow files lack for those modes (decisions 0061, 0074).
+    pub workflow_findings: Vec<FindingJson>,
+    /// What each stack's tool needs to be given, by name (decision 0099).
+    pub credentials: Vec<CredentialJson>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct WorkflowJobJson {
+    pub file: String,
+    pub job: String,
+    pub modes: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct FindingJson {
+    pub file: String,
+    pub line: usize,
+    pub message: String,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CredentialJson {
+    pub stack: String,
+    /// What asks for it: `the hashicorp/aws provider`.
+    pub what: String,
+    pub file: String,
+    /// The variables or login steps that give it, in words.
+    pub given_by: String,
+    /// Deploying jobs (`file: job`) where nothing gives it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_given_in: Vec<String>,
+    /// Deploying jobs with a step that may load it (it writes `$GITHUB_ENV`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub may_be_given_in: Vec<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -143,8 +186,23 @@ pub struct NamedJson {
     pub suggested_input: String,
 }
 
-pub fn run(repo: &Path, json: bool, backend: bool, printer: &mut Printer) -> Outcome {
+/// Who the check speaks to: a person at a terminal (or a script, with `--json`), or a
+/// job of GitHub Actions, which gets the report in its summary and each problem and
+/// warning as an annotation on the file and line it is about (decisions 0042, 0061).
+pub enum Voice<'a> {
+    Terminal { json: bool },
+    Action { summary: Option<&'a Path> },
+}
+
+/// A warning the check gives, at its place when it has one.
+struct Warning {
+    place: Option<(String, usize, usize)>,
+    message: String,
+}
+
+pub fn run(repo: &Path, voice: Voice<'_>, backend: bool, printer: &mut Printer) -> Outcome {
     let checkout = Checkout::new(repo);
+    let mut warnings: Vec<Warning> = Vec::new();
     let report = match setup::read(&checkout) {
         Ok(setup) => match (
             report(&setup, &checkout),
@@ -158,13 +216,41 @@ pub fn run(repo: &Path, json: bool, backend: bool, printer: &mut Printer) -> Out
                     .as_deref()
                     .unwrap_or(config::FILE_NAMES[0]);
                 for unacted in &setup.config.unacted {
-                    printer.say(&format!("warning: {}", unacted.warning(file)));
+                    warnings.push(Warning {
+                        place: Some((
+                            file.to_owned(),
+                            unacted.position.line,
+                            unacted.position.column,
+                        )),
+                        message: unacted.warning(file),
+                    });
                 }
                 for warning in &setup.config.warnings {
-                    printer.say(&format!("warning: {warning}"));
+                    warnings.push(Warning {
+                        place: Some((
+                            warning.file.clone(),
+                            warning.position.line,
+                            warning.position.column,
+                        )),
+                        message: warning.to_string(),
+                    });
                 }
-                for warning in merges_nobody_applies(&setup, &checkout) {
-                    printer.say(&format!("warning: {warning}"));
+                for message in merges_nobody_applies(&setup, &checkout) {
+                    warnings.push(Warning {
+                        place: None,
+                        message,
+                    });
+                }
+                if let Some(setup) = &report.setup {
+                    for finding in &setup.workflow_findings {
+                        warnings.push(Warning {
+                            place: Some((finding.file.clone(), finding.line, 1)),
+                            message: format!(
+                                "{}:{}: {}",
+                                finding.file, finding.line, finding.message
+                            ),
+                        });
+                    }
                 }
                 if backend {
                     let mut log = Vec::new();
@@ -179,35 +265,71 @@ pub fn run(repo: &Path, json: bool, backend: bool, printer: &mut Printer) -> Out
         },
         Err(SetupError::Problems(problems)) => invalid(problems),
         Err(SetupError::Unreadable(message)) => {
-            printer.say(&format!("error: {message}"));
+            printer.say(&format!("::error::{message}"));
             return Outcome::Failed;
         }
     };
-    if json {
-        printer.result(&format!(
+    let in_action = matches!(voice, Voice::Action { .. });
+    for warning in &warnings {
+        match (&warning.place, in_action) {
+            (Some((file, line, col)), true) => printer.say(&format!(
+                "::warning file={file},line={line},col={col}::{}",
+                warning.message
+            )),
+            _ => printer.say(&format!("warning: {}", warning.message)),
+        }
+    }
+    for problem in &report.problems {
+        let said = format!(
+            "{}:{}:{}: {}{}",
+            problem.file,
+            problem.line,
+            problem.column,
+            key_prefix(&problem.key),
+            problem.message
+        );
+        if in_action {
+            printer.say(&format!(
+                "::error file={},line={},col={}::{said}",
+                problem.file, problem.line, problem.column
+            ));
+        } else if !matches!(voice, Voice::Terminal { json: true }) {
+            printer.say(&said);
+        }
+    }
+    let mut out = text(&report);
+    if let Some(backend) = &report.backend {
+        out.push_str(&backend_check::text(backend));
+    }
+    match voice {
+        Voice::Terminal { json: true } => printer.result(&format!(
             "{}\n",
             serde_json::to_string_pretty(&report).unwrap_or_default()
-        ));
-    } else if report.valid {
-        let mut out = text(&report);
-        if let Some(backend) = &report.backend {
-            out.push_str(&backend_check::text(backend));
+        )),
+        Voice::Terminal { json: false } if report.valid => printer.result(&out),
+        Voice::Terminal { json: false } => {}
+        Voice::Action { summary } => {
+            printer.say(&out);
+            if let Some(summary) = summary {
+                let text = summary_text(&report, &out);
+                let written = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(summary)
+                    .and_then(|mut file| file.write_all(text.as_bytes()));
+                if let Err(e) = written {
+                    printer.say(&format!(
+                        "::warning::The job summary could not be written: {e}"
+                    ));
+                }
+            }
         }
-        printer.result(&out);
-    } else {
-        for problem in &report.problems {
-            printer.say(&format!(
-                "{}:{}:{}: {}{}",
-                problem.file,
-                problem.line,
-                problem.column,
-                key_prefix(&problem.key),
-                problem.message
-            ));
-        }
+    }
+    if !report.valid {
         let count = report.problems.len();
         printer.say(&format!(
-            "error: the setup is not valid: {count} problem{}",
+            "{}the setup is not valid: {count} problem{}",
+            if in_action { "::error::" } else { "error: " },
             if count == 1 { "" } else { "s" }
         ));
     }
@@ -216,6 +338,117 @@ pub fn run(repo: &Path, json: bool, backend: bool, printer: &mut Printer) -> Out
     } else {
         Outcome::Failed
     }
+}
+
+/// The job summary of the action's check: a sentence, the problems when there are any,
+/// and the whole report as the terminal shows it, folded.
+fn summary_text(report: &CheckReport, text: &str) -> String {
+    let mut out = String::from("## Sluiceway check\n\n");
+    if report.valid {
+        out.push_str("The setup is understood. The check reads files only: it cannot prove that previews will work.\n\n");
+    } else {
+        out.push_str("**The setup is not valid.** Each problem is also an annotation on its file and line.\n\n");
+        for p in &report.problems {
+            out.push_str(&format!(
+                "- `{}:{}:{}` {}{}\n",
+                p.file,
+                p.line,
+                p.column,
+                key_prefix(&p.key),
+                sluiceway_dashboard::escape::text(&p.message)
+            ));
+        }
+        out.push('\n');
+    }
+    if !text.is_empty() {
+        out.push_str("<details><summary>The whole report</summary>\n\n<pre>\n");
+        for line in text.lines() {
+            out.push_str(&sluiceway_dashboard::escape::text(line));
+            out.push('\n');
+        }
+        out.push_str("</pre>\n\n</details>\n\n");
+    }
+    out
+}
+
+/// The repository's workflow files that run this action: their jobs, what they lack,
+/// and each job's parsed text for the credentials it gives.
+struct Workflows {
+    jobs: Vec<SluicewayJob>,
+    findings: Vec<Finding>,
+    parsed: BTreeMap<String, serde_json::Value>,
+}
+
+impl Workflows {
+    fn read(files: &RepoFiles, checkout: &Checkout, merges: bool) -> Workflows {
+        let mut read = Workflows {
+            jobs: Vec::new(),
+            findings: Vec::new(),
+            parsed: BTreeMap::new(),
+        };
+        for path in files
+            .files_in(".github/workflows")
+            .iter()
+            .filter(|p| p.ends_with(".yml") || p.ends_with(".yaml"))
+        {
+            let path = format!(".github/workflows/{path}");
+            let Some(text) = checkout.read_text(&path) else {
+                continue;
+            };
+            let (jobs, findings) = lint::lint(&path, &text, identity::REPOSITORY, merges);
+            if !jobs.is_empty()
+                && let Ok(document) = config::Document::parse(&text)
+            {
+                read.parsed.insert(path.clone(), document.value);
+            }
+            read.jobs.extend(jobs);
+            read.findings.extend(findings);
+        }
+        read
+    }
+
+    /// The jobs that run a mode whose tool needs credentials.
+    fn deploying(&self) -> impl Iterator<Item = &SluicewayJob> {
+        self.jobs
+            .iter()
+            .filter(|j| j.modes.iter().any(|m| m != "check" && m != "settle"))
+    }
+}
+
+fn credentials_json(
+    discovery: &sluiceway_core::discovery::Discovery,
+    files: &RepoFiles,
+    checkout: &Checkout,
+    workflows: &Workflows,
+) -> Vec<CredentialJson> {
+    let given: Vec<(String, Given)> = workflows
+        .deploying()
+        .filter_map(|job| {
+            let parsed = workflows.parsed.get(&job.file)?;
+            Some((
+                format!("{}: {}", job.file, job.id),
+                Given::of_job(parsed, &job.id),
+            ))
+        })
+        .collect();
+    credentials::needs(&discovery.stacks, files, checkout)
+        .into_iter()
+        .flat_map(|(stack, needs)| {
+            let given = &given;
+            needs.into_iter().map(move |need| {
+                let missing = given.iter().filter(|(_, g)| !g.gives(&need.give));
+                let (may, not): (Vec<_>, Vec<_>) = missing.partition(|(_, g)| g.may_load_more);
+                CredentialJson {
+                    stack: stack.clone(),
+                    what: need.what,
+                    file: need.file,
+                    given_by: need.give.words(),
+                    not_given_in: not.into_iter().map(|(job, _)| job.clone()).collect(),
+                    may_be_given_in: may.into_iter().map(|(job, _)| job.clone()).collect(),
+                }
+            })
+        })
+        .collect()
 }
 
 /// The scan jobs of split workflows whose `matrix` no job reads, when a stack deploys on
@@ -347,6 +580,11 @@ fn report(setup: &Setup, checkout: &Checkout) -> Result<CheckReport, ConfigProbl
     let suggested = suggested_unrelated(&unclaimed, &config.settings.scan.unrelated);
     let named = unclaimed_named_files(&discovery.stacks, files, checkout);
     let gitops = GitOps::read(files, checkout);
+    let workflows = Workflows::read(
+        files,
+        checkout,
+        !config.settings.merge_and_deploy.authors.is_empty(),
+    );
     let tree_json = |tree: &sluiceway_core::discovery::gitops::Tree| GitOpsJson {
         path: tree.path.clone(),
         controller: tree.controller.name().to_owned(),
@@ -424,6 +662,25 @@ fn report(setup: &Setup, checkout: &Checkout) -> Result<CheckReport, ConfigProbl
                 })
                 .collect(),
             gitops: gitops.trees.iter().map(tree_json).collect(),
+            workflows: workflows
+                .jobs
+                .iter()
+                .map(|j| WorkflowJobJson {
+                    file: j.file.clone(),
+                    job: j.id.clone(),
+                    modes: j.modes.clone(),
+                })
+                .collect(),
+            workflow_findings: workflows
+                .findings
+                .iter()
+                .map(|f| FindingJson {
+                    file: f.file.clone(),
+                    line: f.line,
+                    message: f.message.clone(),
+                })
+                .collect(),
+            credentials: credentials_json(discovery, files, checkout, &workflows),
         }),
         backend: None,
     })
@@ -643,6 +900,40 @@ fn text(report: &CheckReport) -> String {
                 named.stack, named.path, named.named_in, named.suggested_input
             )
             .ok();
+        }
+    }
+    if !setup.workflows.is_empty() {
+        writeln!(w, "\nWorkflows that run Sluiceway:").ok();
+        for job in &setup.workflows {
+            writeln!(
+                w,
+                "  {}: job {} ({})",
+                job.file,
+                job.job,
+                job.modes.join(", ")
+            )
+            .ok();
+        }
+    }
+    if !setup.credentials.is_empty() {
+        writeln!(
+            w,
+            "\nCredentials each stack's tool needs (names only; the check reads no value):"
+        )
+        .ok();
+        for need in &setup.credentials {
+            writeln!(
+                w,
+                "  {}: {} ({}): {}",
+                need.stack, need.what, need.file, need.given_by
+            )
+            .ok();
+            for job in &need.not_given_in {
+                writeln!(w, "    nothing in {job} gives it").ok();
+            }
+            for job in &need.may_be_given_in {
+                writeln!(w, "    {job} may load it (a step writes $GITHUB_ENV)").ok();
+            }
         }
     }
     writeln!(

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use sluiceway_core::config;
 use sluiceway_core::discovery::discover;
-use sluiceway_core::init::{self, WORKFLOW_PATH};
+use sluiceway_core::init::{self, CHECK_WORKFLOW_PATH, WORKFLOW_PATH};
 use sluiceway_core::repo::{FileSource, RepoFiles};
 
 use crate::base::Outcome;
@@ -33,6 +33,37 @@ pub fn run(repo: &Path, force: bool, printer: &mut Printer) -> Outcome {
             Outcome::Failed
         }
     }
+}
+
+/// `sluiceway init --check`: adds the check workflow alone, beside whatever runs the
+/// dashboard; an existing one is replaced only with `--force`.
+pub fn add_check(repo: &Path, force: bool, printer: &mut Printer) -> Outcome {
+    if !repo.join(".git").exists() {
+        printer.say(&format!(
+            "error: init writes into a git checkout, and {} has no .git",
+            repo.display()
+        ));
+        return Outcome::Failed;
+    }
+    let path = repo.join(CHECK_WORKFLOW_PATH);
+    let replaces = path.exists();
+    if replaces && !force {
+        printer.say(&format!(
+            "error: {CHECK_WORKFLOW_PATH} already exists; `sluiceway init --check --force` replaces it"
+        ));
+        return Outcome::Failed;
+    }
+    if let Err(e) = crate::base::files::write_whole(&path, init::check_workflow().as_bytes()) {
+        printer.say(&format!(
+            "error: {CHECK_WORKFLOW_PATH} could not be written: {e}"
+        ));
+        return Outcome::Failed;
+    }
+    printer.result(&format!(
+        "{} {CHECK_WORKFLOW_PATH}\n\nEvery pull request now runs the files-only check: problems in sluiceway.yaml and the workflows become annotations on their lines. Nothing was committed.\n",
+        if replaces { "Replaced" } else { "Wrote" }
+    ));
+    Outcome::Done
 }
 
 /// Everything init will write, decided before anything is written.

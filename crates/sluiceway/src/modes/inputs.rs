@@ -108,13 +108,9 @@ const MOST_CONCURRENCY: usize = 64;
 const DEFAULT_PREVIEW_MINUTES: u64 = 10;
 
 impl Inputs {
-    /// Inputs set that this version does not act on yet (ADR 0026), beside the
-    /// notification channels: the check mode's, which the action does not run.
+    /// Inputs set that this version does not act on yet (ADR 0026).
     pub fn unacted(&self) -> Vec<&'static str> {
         let mut unacted = Vec::new();
-        if self.backend {
-            unacted.push("backend");
-        }
         if self.pull_request_preview {
             unacted.push("pull-request-preview");
         }

@@ -35,6 +35,8 @@ pub enum Route {
     /// A schedule or a dispatch in auto mode: the ticks (and the queued layers) as on an
     /// edit, then a full scan.
     Sweep,
+    /// The files-only check (decision 0042): no token, no tool, no request.
+    Check,
 }
 
 /// A run that does nothing but say why.
@@ -53,6 +55,12 @@ pub fn route(inputs: &Inputs, job: &Job) -> Result<Route, NoRun> {
             inputs.mode.name()
         )));
     }
+    if inputs.backend && inputs.mode != Mode::Check {
+        return Err(NoRun::Refuse(format!(
+            "the backend input is for the check mode, and this step's mode is {}",
+            inputs.mode.name()
+        )));
+    }
     match inputs.mode {
         Mode::Scan => Ok(Route::Scan),
         Mode::Resolve => Ok(Route::Resolve),
@@ -63,9 +71,7 @@ pub fn route(inputs: &Inputs, job: &Job) -> Result<Route, NoRun> {
                 "the apply mode needs the deployment-id input".to_owned(),
             )),
         },
-        Mode::Check => Err(NoRun::Refuse(
-            "the check mode runs as `sluiceway check`; the action's check step is not part of this version".to_owned(),
-        )),
+        Mode::Check => Ok(Route::Check),
         Mode::Auto => match &job.event {
             Event::Push => {
                 let default = job
@@ -82,7 +88,9 @@ pub fn route(inputs: &Inputs, job: &Job) -> Result<Route, NoRun> {
                 }
             }
             Event::Schedule | Event::Dispatch => Ok(Route::Sweep),
-            Event::Issues if job.issue.as_ref().is_some_and(|i| i.action == "edited") => Ok(Route::Ticks),
+            Event::Issues if job.issue.as_ref().is_some_and(|i| i.action == "edited") => {
+                Ok(Route::Ticks)
+            }
             Event::Issues => Err(NoRun::Notice(
                 "Only an edit of the dashboard issue asks Sluiceway for anything.".to_owned(),
             )),
@@ -139,6 +147,15 @@ mod tests {
             route(&auto, &job("pull_request", "{}")),
             Err(NoRun::Notice(_))
         ));
+        let check = inputs(&[("mode", "check"), ("backend", "true")]);
+        assert_eq!(route(&check, &job("pull_request", "{}")), Ok(Route::Check));
+        assert!(
+            matches!(
+                route(&inputs(&[("mode", "scan"), ("backend", "true")]), &job("push", main)),
+                Err(NoRun::Refuse(why)) if why.contains("the backend input is for the check mode")
+            ),
+            "the backend input is refused outside the check"
+        );
     }
 
     #[test]

@@ -1,9 +1,11 @@
-//! What `check` reads of the repository's own workflows (decision 0095): a split
+//! What `check` reads of the repository's own workflows: `lint` holds each file that
+//! runs this action to what its modes need (decisions 0061, 0074), and (decision 0095) a split
 //! workflow whose scan job runs this action with `mode: scan` hands a merge's deploys on
 //! in the job's `matrix` output, and they deploy only when another job of the workflow
-//! reads it (`needs.<scan job>.outputs.matrix`). A workflow this reader cannot follow
-//! says nothing: `check` is no workflow linter, and a warning it cannot stand behind is
-//! noise.
+//! reads it (`needs.<scan job>.outputs.matrix`). A workflow these readers cannot follow
+//! says nothing more than that: a warning the check cannot stand behind is noise.
+
+pub mod lint;
 
 use saphyr::{LoadableYamlNode, Yaml};
 
