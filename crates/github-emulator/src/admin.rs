@@ -143,6 +143,14 @@ pub enum Act {
         sha: String,
         rollup: Rollup,
     },
+    /// Answers the payload of a `pull_request` event for an open pull request, as the
+    /// workflow it starts reads it; `fork` names the account whose fork the head is in.
+    PullRequestEvent {
+        repo: String,
+        number: u64,
+        action: String,
+        fork: Option<String>,
+    },
 }
 
 impl Act {
@@ -223,6 +231,24 @@ impl Act {
                 title,
                 files,
             } => json!(w.open_pull(repo, author, title, files.clone())?),
+            Act::PullRequestEvent {
+                repo,
+                number,
+                action,
+                fork,
+            } => {
+                let site = crate::shapes::Site {
+                    html: "https://github.com".to_owned(),
+                    api: "https://api.github.com".to_owned(),
+                };
+                let repo = w.repo(repo)?;
+                let pull = repo
+                    .pulls
+                    .get(number)
+                    .ok_or_else(|| Refusal::new(404, "Not Found"))?;
+                let urls = crate::shapes::Urls { site: &site, repo };
+                crate::shapes::pull_request_event(w, &urls, pull, action, fork.as_deref())
+            }
             Act::StartRun {
                 repo,
                 workflow,

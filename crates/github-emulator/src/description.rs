@@ -351,6 +351,15 @@ impl Descriptions {
         }
     }
 
+    /// Holds an event payload to the webhook schema GitHub publishes under that name
+    /// (`webhook-pull-request-opened`): what a workflow's `GITHUB_EVENT_PATH` holds.
+    pub fn check_webhook(&self, schema: &str, body: &Value) -> Vec<String> {
+        self.validate(&format!("/components/schemas/{schema}"), body)
+            .into_iter()
+            .map(|p| format!("{schema}: {p}"))
+            .collect()
+    }
+
     /// Holds a GraphQL document to GitHub's schema.
     pub fn check_graphql(&self, document: &str) -> Vec<String> {
         match ExecutableDocument::parse_and_validate(&self.graphql, document, "document.graphql") {

@@ -5,8 +5,8 @@ use jiff::Timestamp;
 use serde_json::{Value, json};
 
 use crate::world::{
-    Account, AccountKind, CheckRun, Commit, Deployment, DeploymentStatus, FileChange, Issue, Repo,
-    Role, Run, World,
+    Account, AccountKind, CheckRun, Commit, Deployment, DeploymentStatus, FileChange, Issue, Pull,
+    Repo, Role, Run, World,
 };
 
 /// Where the emulator's pages and its REST API are: one origin on GitHub.com's
@@ -359,6 +359,153 @@ pub(crate) fn minimal_repository(world: &World, urls: &Urls<'_>) -> Value {
         repo[key] = json!(format!("{api}{rest}"));
     }
     repo
+}
+
+/// The full repository object a webhook payload and a pull request's head and base
+/// carry: the minimal one and the counts, flags and addresses GitHub adds.
+pub(crate) fn repository(world: &World, urls: &Urls<'_>, fork: bool) -> Value {
+    let mut repo = minimal_repository(world, urls);
+    let full = urls.repo.full_name();
+    let host = urls
+        .site
+        .html
+        .trim_start_matches("https://")
+        .trim_start_matches("http://")
+        .to_owned();
+    let created = world
+        .repo(&full)
+        .ok()
+        .and_then(|r| r.commits.values().map(|c| c.at).min())
+        .map_or_else(|| "2026-01-01T00:00:00Z".to_owned(), time);
+    let extra = json!({
+        "fork": fork,
+        "clone_url": urls.html(".git"),
+        "git_url": format!("git://{host}/{full}.git"),
+        "ssh_url": format!("git@{host}:{full}.git"),
+        "svn_url": urls.html(""),
+        "default_branch": urls.repo.default_branch,
+        "forks": 0, "forks_count": 0,
+        "has_downloads": true, "has_issues": true, "has_projects": false,
+        "has_wiki": false, "has_pages": false, "has_discussions": false, "topics": [],
+        "visibility": if urls.repo.private { "private" } else { "public" },
+        "homepage": null, "language": null, "archived": false, "disabled": false,
+        "mirror_url": null,
+        "open_issues": urls.repo.issues.values().filter(|i| i.open).count(),
+        "open_issues_count": urls.repo.issues.values().filter(|i| i.open).count(),
+        "license": null,
+        "pushed_at": created, "created_at": created, "updated_at": created,
+        "size": 0, "stargazers_count": 0, "watchers": 0, "watchers_count": 0,
+    });
+    if let (Some(repo), Some(extra)) = (repo.as_object_mut(), extra.as_object()) {
+        for (k, v) in extra {
+            repo.insert(k.clone(), v.clone());
+        }
+    }
+    repo
+}
+
+/// The payload of a `pull_request` event (GitHub's `webhook-pull-request-<action>`), as
+/// a workflow's `GITHUB_EVENT_PATH` holds it. `fork` names the account whose fork the
+/// head branch is in; `None` for a branch of the repository itself.
+pub(crate) fn pull_request_event(
+    world: &World,
+    urls: &Urls<'_>,
+    pull: &Pull,
+    action: &str,
+    fork: Option<&str>,
+) -> Value {
+    let base_repo = repository(world, urls, false);
+    let mut head_repo = base_repo.clone();
+    if let Some(owner) = fork {
+        let name = &urls.repo.name;
+        head_repo["full_name"] = json!(format!("{owner}/{name}"));
+        head_repo["owner"] = user_by_login(world, urls.site, owner);
+        head_repo["fork"] = json!(true);
+        head_repo["id"] = json!(urls.repo.id + 100_000);
+        head_repo["node_id"] = json!(node_id("R", urls.repo.id + 100_000));
+        head_repo["html_url"] = json!(format!("{}/{owner}/{name}", urls.site.html));
+    }
+    let base_sha = urls
+        .repo
+        .branches
+        .get(&pull.base)
+        .cloned()
+        .unwrap_or_default();
+    let author = user_by_login(world, urls.site, &pull.author);
+    let owner = user_by_login(world, urls.site, &urls.repo.owner);
+    let number = pull.number;
+    let api = urls.api(&format!("/pulls/{number}"));
+    let html = urls.html(&format!("/pull/{number}"));
+    let issue_api = urls.api(&format!("/issues/{number}"));
+    let head_owner = fork.unwrap_or(&urls.repo.owner);
+    let link = |href: String| json!({ "href": href });
+    let statuses = urls.api(&format!("/statuses/{}", pull.head_sha));
+    let links = json!({
+        "self": link(api.clone()), "html": link(html.clone()), "issue": link(issue_api.clone()),
+        "comments": link(format!("{issue_api}/comments")),
+        "review_comments": link(format!("{api}/comments")),
+        "review_comment": link(urls.api("/pulls/comments{/number}")),
+        "commits": link(format!("{api}/commits")),
+        "statuses": link(statuses.clone()),
+    });
+    let head_user = match fork {
+        Some(owner) => user_by_login(world, urls.site, owner),
+        None => owner.clone(),
+    };
+    let head = json!({
+        "label": format!("{head_owner}:{}", pull.head_branch), "ref": pull.head_branch,
+        "sha": pull.head_sha, "user": head_user, "repo": head_repo,
+    });
+    let base = json!({
+        "label": format!("{}:{}", urls.repo.owner, pull.base), "ref": pull.base,
+        "sha": base_sha, "user": owner, "repo": base_repo.clone(),
+    });
+    let mut pull_request = json!({
+        "url": api, "id": 900_000 + number, "node_id": node_id("PR", number),
+        "html_url": html, "diff_url": format!("{html}.diff"), "patch_url": format!("{html}.patch"),
+        "issue_url": issue_api, "number": number, "state": if pull.open { "open" } else { "closed" },
+        "locked": false, "title": pull.title, "user": author, "body": null,
+        "created_at": time(pull.created_at), "updated_at": time(pull.created_at),
+        "closed_at": null, "merged_at": null, "merge_commit_sha": pull.merge_commit,
+        "assignee": null, "assignees": [], "requested_reviewers": [], "requested_teams": [],
+        "labels": [], "milestone": null, "draft": pull.draft,
+    });
+    let more = json!({
+        "commits_url": format!("{api}/commits"), "review_comments_url": format!("{api}/comments"),
+        "review_comment_url": urls.api("/pulls/comments{/number}"),
+        "comments_url": format!("{issue_api}/comments"),
+        "statuses_url": statuses,
+        "head": head, "base": base, "_links": links,
+        "author_association": "CONTRIBUTOR", "auto_merge": null, "active_lock_reason": null,
+        "merged": false, "mergeable": pull.mergeable, "rebaseable": pull.mergeable,
+        "mergeable_state": if pull.mergeable { "clean" } else { "dirty" },
+        "merged_by": null, "comments": 0, "review_comments": 0, "maintainer_can_modify": false,
+        "commits": 1, "additions": 1, "deletions": 0, "changed_files": 1,
+    });
+    if let (Some(pull_request), Some(more)) = (pull_request.as_object_mut(), more.as_object()) {
+        for (k, v) in more {
+            pull_request.insert(k.clone(), v.clone());
+        }
+    }
+    let mut event = json!({
+        "action": action,
+        "number": number,
+        "pull_request": pull_request,
+        "repository": base_repo,
+        "sender": user_by_login(world, urls.site, fork.unwrap_or(&pull.author)),
+    });
+    if action == "synchronize" {
+        // The head before the push that synchronized it, and after.
+        let before = urls
+            .repo
+            .commits
+            .get(&pull.head_sha)
+            .and_then(|c| c.parents.first().cloned())
+            .unwrap_or_default();
+        event["before"] = json!(before);
+        event["after"] = json!(pull.head_sha);
+    }
+    event
 }
 
 pub(crate) fn commit(world: &World, urls: &Urls<'_>, c: &Commit, with_files: bool) -> Value {

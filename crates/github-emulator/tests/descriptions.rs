@@ -187,3 +187,65 @@ fn the_emulator_s_graphql_schema_is_a_part_of_github_s() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The payload of a `pull_request` event the emulator gives a test's job is GitHub's
+/// `webhook-pull-request-<action>`, for a branch of the repository and for a fork.
+#[test]
+fn a_pull_request_events_payload_is_the_one_github_describes() {
+    use github_emulator::world::{FileChange, World};
+    use github_emulator::{Act, Emulator, Options};
+    let emulator = Emulator::start(
+        World::new("2026-03-01T09:00:00Z".parse().unwrap()),
+        Options::default(),
+    )
+    .unwrap();
+    for act in [
+        Act::AddRepo {
+            repo: "octo/infra".into(),
+            default_branch: "main".into(),
+        },
+        Act::Push {
+            repo: "octo/infra".into(),
+            branch: "main".into(),
+            author: Some("alice".into()),
+            message: "first".into(),
+            files: vec![FileChange {
+                path: "a.tf".into(),
+                status: "added".into(),
+                previous_path: None,
+            }],
+        },
+        Act::OpenPull {
+            repo: "octo/infra".into(),
+            author: "bob".into(),
+            title: "a change".into(),
+            files: vec![FileChange {
+                path: "a.tf".into(),
+                status: "modified".into(),
+                previous_path: None,
+            }],
+        },
+    ] {
+        emulator.act(act).unwrap();
+    }
+    for (action, fork) in [
+        ("opened", None),
+        ("synchronize", Some("mallory".to_owned())),
+    ] {
+        let payload = emulator
+            .act(Act::PullRequestEvent {
+                repo: "octo/infra".into(),
+                number: 1,
+                action: action.into(),
+                fork: fork.clone(),
+            })
+            .unwrap();
+        let problems =
+            descriptions().check_webhook(&format!("webhook-pull-request-{action}"), &payload);
+        assert_eq!(problems, Vec::<String>::new(), "{payload:#}");
+        let head = payload["pull_request"]["head"]["repo"]["full_name"]
+            .as_str()
+            .unwrap();
+        assert_eq!(head == "octo/infra", fork.is_none(), "{head}");
+    }
+}

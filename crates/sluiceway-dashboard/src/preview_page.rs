@@ -86,6 +86,54 @@ pub fn render(diff: &Diff, links: &PageLinks) -> Page {
     }
 }
 
+/// What a pull request's preview found for one stack.
+#[derive(Debug, Clone, Copy)]
+pub enum PullPreview<'a> {
+    Diff(&'a Diff),
+    Failed(&'a sluiceway_core::failure::Failure),
+}
+
+/// A stack's page on a pull request's head commit (decision 0101): what merging it
+/// would put on the stack's row, for the reviewer, also when nothing changes or the
+/// preview failed. It says that nothing deploys from it; the dashboard deploys after
+/// the merge. No value but those `dashboard.showValues` lists; no tool text.
+pub fn for_pull_request(
+    stack: &StackId,
+    preview: PullPreview<'_>,
+    number: u64,
+    links: &PageLinks,
+) -> Page {
+    let id = escape::text(stack.as_str());
+    let nothing_deploys = format!(
+        "A preview of pull request &#35;{number} as GitHub would merge it. Nothing deploys from this page: after the merge, the dashboard shows the change and a tick deploys it."
+    );
+    match preview {
+        PullPreview::Diff(diff) => {
+            let mut page = render(diff, links);
+            let empty = diff.changes.is_empty() && diff.drift.as_ref().is_none_or(Vec::is_empty);
+            if empty {
+                page.title = format!("{stack} · no changes");
+                page.summary = format!(
+                    "**{id}** · no changes: merging this pull request changes nothing this stack deploys.\n\n[The job's log]({}) holds the tool's own words.",
+                    links.job
+                );
+                page.text = String::new();
+            }
+            page.summary = format!("{nothing_deploys}\n\n{}", page.summary);
+            page
+        }
+        PullPreview::Failed(failure) => Page {
+            name: name(stack),
+            title: format!("{stack} · preview failed"),
+            summary: format!(
+                "{nothing_deploys}\n\n**{id}** · preview failed: {}. [The job's log]({}) holds the tool's own words.",
+                failure.reason, links.job
+            ),
+            text: String::new(),
+        },
+    }
+}
+
 /// The lines, cut on a whole line so the text stays within GitHub's limit, with a last
 /// line that counts what was left out.
 fn within_limit(lines: &[String]) -> String {

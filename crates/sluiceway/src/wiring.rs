@@ -48,6 +48,10 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
             return Outcome::Failed;
         }
     };
+    // The channels' secrets are masked before anything else can print them.
+    for secret in inputs.channels.iter().flat_map(Channel::secrets) {
+        printer.say(&format!("::add-mask::{secret}"));
+    }
     let payload = env
         .get("GITHUB_EVENT_PATH")
         .and_then(|path| std::fs::read_to_string(path).ok());
@@ -55,15 +59,6 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
     if let Err(why) = load_env_file(&inputs, &mut job, printer) {
         printer.say(&format!("::error::{why}"));
         return Outcome::Failed;
-    }
-    // The channels' secrets are masked before anything else can print them.
-    for secret in inputs.channels.iter().flat_map(Channel::secrets) {
-        printer.say(&format!("::add-mask::{secret}"));
-    }
-    for input in inputs.unacted() {
-        printer.say(&format!(
-            "::warning::The {input} input is set, but this version of Sluiceway does not act on it yet, so it changes nothing."
-        ));
     }
     let mut inputs = inputs;
     if let Some(mode) = mode {
@@ -80,8 +75,12 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
             return Outcome::Failed;
         }
     };
-    if route == Route::Check {
-        return check_step(&job, &inputs, printer);
+    if let Route::Check { preview } = route {
+        // The check needs no token; a pull request's preview after it does.
+        let checked = check_step(&job, &inputs, printer);
+        if !preview || checked == Outcome::Failed {
+            return checked;
+        }
     }
     let github = match HttpGitHub::from_action(|name| env.get(name).cloned()) {
         Ok(github) => github,
@@ -90,7 +89,11 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
             return Outcome::Failed;
         }
     };
-    if inputs.job_status != JobStatus::Success && route != Route::Settle {
+    let dashboard_route = !matches!(
+        route,
+        Route::Settle | Route::PullRequest | Route::Check { .. }
+    );
+    if inputs.job_status != JobStatus::Success && dashboard_route {
         // An earlier step failed: nothing deploys, nothing is previewed, and the
         // dashboard says so. Settle still ends what a cancelled run left open.
         let hint = Hint::RunFailed { run: job.run_url() };
@@ -145,7 +148,22 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
         Route::Ticks | Route::Sweep => {
             modes::auto::ticks(&applying, &github, &mut outputs, printer)
         }
-        Route::Check => check_step(&job, &inputs, printer),
+        Route::Check { .. } | Route::PullRequest => match &job.pull_request {
+            Some(pull) => {
+                scan_on_this_machine(
+                    &job,
+                    &inputs,
+                    Target::PullRequest(&github, pull),
+                    &notifier,
+                    printer,
+                )
+                .0
+            }
+            None => {
+                printer.say("::error::The event's payload names no pull request.");
+                Outcome::Failed
+            }
+        },
     };
     // The full scan after a schedule's or a dispatch's ticks; the deploys' outputs are
     // written after the scan's, so `matrix` names every deploy the step started.

@@ -343,6 +343,11 @@ const PROVEN: &[(&str, &str, &str)] = &[
 /// Every input of the action and the test that proves what it changes.
 const PROVEN_INPUTS: &[(&str, &str, &str)] = &[
     (
+        "pull-request-preview",
+        "sluiceway/tests/scan.rs",
+        "a_pull_request_gets_one_page_per_stack_it_touches_and_never_touches_the_dashboard",
+    ),
+    (
         "backend",
         "sluiceway/tests/scan_pulumi.rs",
         "pulumi_stacks_preview_drift_check_deploy_and_repair",
@@ -430,7 +435,7 @@ const PROVEN_INPUTS: &[(&str, &str, &str)] = &[
 ];
 
 /// Inputs this version accepts and does not act on yet; each warns when set.
-const NOT_ACTED_ON_INPUTS: &[&str] = &["backend", "pull-request-preview"];
+const NOT_ACTED_ON_INPUTS: &[&str] = &[];
 
 /// Every key of the schema, as `a.b`, `stacks[].c`; containers included.
 fn schema_keys() -> Vec<(String, bool)> {
@@ -595,7 +600,6 @@ fn setting(key: &str) -> (&'static str, &'static str) {
             "mergeAndDeploy:\n  authors: [\"renovate[bot]\"]\n",
             "mergeAndDeploy",
         ),
-        "notify" => ("notify:\n  events: [failed]\n", "notify"),
         "stacks[].policies" => (
             "stacks:\n  - path: network\n    tool: opentofu\n    policies: [policy]\n",
             "stacks[0].policies",
@@ -666,7 +670,7 @@ fn every_key_not_acted_on_makes_check_and_a_scan_warn_by_name() {
     }
     // A scan names them too, at the file's lines (in words: a person runs this one).
     let repo = repository(
-        "notify:\n  events: [failed]\nstacks:\n  - path: network\n    tool: opentofu\n    policies: [policy]\n",
+        "mergeAndDeploy:\n  authors: [bot]\nstacks:\n  - path: network\n    tool: opentofu\n    policies: [policy]\n",
     );
     let out = tempfile::tempdir().unwrap();
     let scan = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
@@ -686,7 +690,7 @@ fn every_key_not_acted_on_makes_check_and_a_scan_warn_by_name() {
         String::from_utf8_lossy(&scan.stdout),
         String::from_utf8_lossy(&scan.stderr)
     );
-    for (line, key) in [(1, "notify"), (6, "stacks[0].policies")] {
+    for (line, key) in [(1, "mergeAndDeploy"), (6, "stacks[0].policies")] {
         assert!(
             said.contains(&format!("warning: sluiceway.yaml:{line}:"))
                 && said.contains(&format!(

@@ -1152,3 +1152,113 @@ fn log_diff_prints_the_tools_own_diff_into_the_stacks_group_only() {
         "the tool's words stay in the log"
     );
 }
+
+/// Decision 0101: a pull request is previewed for its reviewer with the real `tofu` on
+/// the merge checkout: one neutral page per stack its files claim, on its head commit,
+/// with the row's words and no value; the dashboard is neither read nor written and no
+/// record is opened. A pull request from a fork is refused from its payload alone,
+/// before any request or tool.
+#[test]
+fn a_pull_request_gets_one_page_per_stack_it_touches_and_never_touches_the_dashboard() {
+    let bed = Bed::new();
+    push(
+        &bed,
+        "the first commit",
+        &["network/main.tf", "storage/main.tf"],
+    );
+    let number = bed
+        .emulator
+        .act(Act::OpenPull {
+            repo: REPO.into(),
+            author: "alice".into(),
+            title: "a wider network".into(),
+            files: vec![github_emulator::world::FileChange {
+                path: "network/main.tf".into(),
+                status: "modified".into(),
+                previous_path: None,
+            }],
+        })
+        .unwrap()
+        .as_u64()
+        .unwrap();
+    let event = |fork: Option<&str>| {
+        bed.emulator
+            .act(Act::PullRequestEvent {
+                repo: REPO.into(),
+                number,
+                action: "opened".into(),
+                fork: fork.map(str::to_owned),
+            })
+            .unwrap()
+    };
+    let payload = event(None);
+    let head = payload["pull_request"]["head"]["sha"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut job = Job::new();
+    job.payload = Some(payload.to_string());
+    let path = format!("{}:/usr/bin:/bin", tofu_dir().display());
+    let inputs = [("mode", ""), ("pull-request-preview", "true")];
+    let ran = job.run_with(&bed, "pull_request", "merge-commit", &path, &inputs);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let pages = bed.github.check_runs(&head).unwrap();
+    let names: Vec<&str> = pages.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["sluiceway / network"], "{}", ran.log);
+    let world = bed.emulator.world();
+    let page = world
+        .repo(REPO)
+        .unwrap()
+        .check_runs
+        .values()
+        .next()
+        .unwrap()
+        .clone();
+    assert_eq!(page.conclusion.as_deref(), Some("neutral"));
+    let summary = page.summary.unwrap_or_default();
+    assert!(
+        summary.contains("Nothing deploys from this page"),
+        "{summary}"
+    );
+    assert!(page.title.unwrap_or_default().starts_with("network · "));
+    for text in [&summary, &page.text.unwrap_or_default(), &ran.summary] {
+        assert!(!text.contains(CANARY), "a value reached a page: {text}");
+    }
+    assert!(
+        bed.emulator
+            .traffic()
+            .iter()
+            .all(|t| !t.contains("/issues") && !t.contains("deployments")),
+        "{:?}",
+        bed.emulator.traffic()
+    );
+    assert!(
+        bed.github
+            .open_issues_labelled("sluiceway")
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        ran.summary
+            .contains(&format!("## A preview of pull request #{number}"))
+    );
+
+    // The same again: the page is found by name and kept, not written twice.
+    let again = job.run_with(&bed, "pull_request", "merge-commit", &path, &inputs);
+    assert_eq!(again.code, Some(0), "{}", again.log);
+    assert_eq!(bed.github.check_runs(&head).unwrap().len(), 1);
+
+    // A fork's pull request: no request, no tool (none is on PATH), a green notice.
+    let before = bed.emulator.traffic().len();
+    job.payload = Some(event(Some("mallory")).to_string());
+    let fork = job.run_with(
+        &bed,
+        "pull_request",
+        "merge-commit",
+        "/usr/bin:/bin",
+        &inputs,
+    );
+    assert_eq!(fork.code, Some(0), "{}", fork.log);
+    assert!(fork.log.contains("comes from a fork"), "{}", fork.log);
+    assert_eq!(bed.emulator.traffic().len(), before, "no request at all");
+}

@@ -108,15 +108,6 @@ const MOST_CONCURRENCY: usize = 64;
 const DEFAULT_PREVIEW_MINUTES: u64 = 10;
 
 impl Inputs {
-    /// Inputs set that this version does not act on yet (ADR 0026).
-    pub fn unacted(&self) -> Vec<&'static str> {
-        let mut unacted = Vec::new();
-        if self.pull_request_preview {
-            unacted.push("pull-request-preview");
-        }
-        unacted
-    }
-
     pub fn mode_is_auto(&self) -> bool {
         self.mode == Mode::Auto
     }

@@ -19,6 +19,8 @@ pub enum Event {
     Dispatch,
     /// An issue was opened, edited, …: the dashboard's edit wakes resolve.
     Issues,
+    /// A pull request was opened or pushed to: previewed for its reviewer (decision 0101).
+    PullRequest,
     /// Any other event, by GitHub's name for it.
     Other(String),
 }
@@ -30,6 +32,7 @@ impl Event {
             Event::Schedule => "schedule",
             Event::Dispatch => "workflow_dispatch",
             Event::Issues => "issues",
+            Event::PullRequest => "pull_request",
             Event::Other(name) => name,
         }
     }
@@ -40,6 +43,7 @@ impl Event {
             "schedule" => Event::Schedule,
             "workflow_dispatch" => Event::Dispatch,
             "issues" => Event::Issues,
+            "pull_request" => Event::PullRequest,
             other => Event::Other(other.to_owned()),
         }
     }
@@ -57,6 +61,30 @@ pub struct EventIssue {
     pub first_line: String,
     pub labels: Vec<String>,
     pub html_url: String,
+}
+
+/// The pull request a `pull_request` event is about, as its payload says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventPullRequest {
+    pub number: u64,
+    /// The commit the reviewer sees, where the pages go.
+    pub head_sha: String,
+    /// The base branch's commit the pull request is compared with.
+    pub base_sha: String,
+    /// `owner/name` of the head's repository; `None` when the payload names none (a
+    /// deleted fork).
+    pub head_repository: Option<String>,
+    pub base_repository: String,
+}
+
+impl EventPullRequest {
+    /// From a fork, or from nowhere the payload names: its code never runs here with this
+    /// repository's credentials.
+    pub fn is_from_a_fork(&self) -> bool {
+        self.head_repository
+            .as_deref()
+            .is_none_or(|head| !head.eq_ignore_ascii_case(&self.base_repository))
+    }
 }
 
 /// The job's facts.
@@ -84,6 +112,8 @@ pub struct Job {
     pub sender: Option<String>,
     /// The issue of an `issues` event.
     pub issue: Option<EventIssue>,
+    /// The pull request of a `pull_request` event.
+    pub pull_request: Option<EventPullRequest>,
     /// The workflow's file name (`deploy-dashboard.yml`), from `GITHUB_WORKFLOW_REF`.
     pub workflow_file: Option<String>,
     /// The tool's environment: the job's, without the `INPUT_*` variables.
@@ -167,6 +197,20 @@ impl Job {
                         .and_then(serde_json::Value::as_str)
                         .unwrap_or_default()
                         .to_owned(),
+                })
+            }),
+            pull_request: payload.get("pull_request").and_then(|pull| {
+                let text = |pointer: &str| {
+                    pull.pointer(pointer)
+                        .and_then(serde_json::Value::as_str)
+                        .map(str::to_owned)
+                };
+                Some(EventPullRequest {
+                    number: pull.get("number")?.as_u64()?,
+                    head_sha: text("/head/sha")?,
+                    base_sha: text("/base/sha")?,
+                    head_repository: text("/head/repo/full_name"),
+                    base_repository: text("/base/repo/full_name")?,
                 })
             }),
             workflow_file: get("GITHUB_WORKFLOW_REF").and_then(|r| {

@@ -35,8 +35,14 @@ pub enum Route {
     /// A schedule or a dispatch in auto mode: the ticks (and the queued layers) as on an
     /// edit, then a full scan.
     Sweep,
-    /// The files-only check (decision 0042): no token, no tool, no request.
-    Check,
+    /// The files-only check (decision 0042): no token, no tool, no request; then, with
+    /// `pull-request-preview` on a pull request's event, its preview.
+    Check {
+        preview: bool,
+    },
+    /// A pull request's stacks previewed as check runs on its head commit, with nothing
+    /// written to the dashboard and nothing deployed (decision 0101).
+    PullRequest,
 }
 
 /// A run that does nothing but say why.
@@ -55,6 +61,35 @@ pub fn route(inputs: &Inputs, job: &Job) -> Result<Route, NoRun> {
             inputs.mode.name()
         )));
     }
+    if inputs.pull_request_preview && !matches!(inputs.mode, Mode::Check | Mode::Auto) {
+        return Err(NoRun::Refuse(format!(
+            "the pull-request-preview input is for the check and auto modes, and this step's mode is {}",
+            inputs.mode.name()
+        )));
+    }
+    if job.event == Event::Other("pull_request_target".to_owned()) {
+        // It runs with this repository's secrets on code a pull request brings.
+        return Err(NoRun::Notice(
+            "Sluiceway never runs on pull_request_target, which gives a pull request's code this repository's secrets; preview pull requests on the pull_request event.".to_owned(),
+        ));
+    }
+    let preview = match (&job.event, inputs.pull_request_preview) {
+        (Event::PullRequest, true) => match &job.pull_request {
+            Some(pull) if pull.is_from_a_fork() => {
+                return Err(NoRun::Notice(format!(
+                    "Pull request #{} comes from a fork, so it is not previewed: its code would run with this repository's credentials.",
+                    pull.number
+                )));
+            }
+            Some(_) => true,
+            None => {
+                return Err(NoRun::Refuse(
+                    "the pull_request event's payload names no pull request".to_owned(),
+                ));
+            }
+        },
+        _ => false,
+    };
     if inputs.backend && inputs.mode != Mode::Check {
         return Err(NoRun::Refuse(format!(
             "the backend input is for the check mode, and this step's mode is {}",
@@ -71,7 +106,7 @@ pub fn route(inputs: &Inputs, job: &Job) -> Result<Route, NoRun> {
                 "the apply mode needs the deployment-id input".to_owned(),
             )),
         },
-        Mode::Check => Ok(Route::Check),
+        Mode::Check => Ok(Route::Check { preview }),
         Mode::Auto => match &job.event {
             Event::Push => {
                 let default = job
@@ -93,6 +128,10 @@ pub fn route(inputs: &Inputs, job: &Job) -> Result<Route, NoRun> {
             }
             Event::Issues => Err(NoRun::Notice(
                 "Only an edit of the dashboard issue asks Sluiceway for anything.".to_owned(),
+            )),
+            Event::PullRequest if preview => Ok(Route::PullRequest),
+            Event::PullRequest => Err(NoRun::Notice(
+                "Pull requests are previewed only with the pull-request-preview input set to true; nothing else runs on them.".to_owned(),
             )),
             Event::Other(name) => Err(NoRun::Notice(format!(
                 "Sluiceway has nothing to do on the {name} event."
@@ -148,7 +187,40 @@ mod tests {
             Err(NoRun::Notice(_))
         ));
         let check = inputs(&[("mode", "check"), ("backend", "true")]);
-        assert_eq!(route(&check, &job("pull_request", "{}")), Ok(Route::Check));
+        assert_eq!(
+            route(&check, &job("pull_request", "{}")),
+            Ok(Route::Check { preview: false })
+        );
+        let ours = r#"{"pull_request":{"number":7,"head":{"sha":"h","repo":{"full_name":"o/r"}},"base":{"sha":"b","repo":{"full_name":"o/r"}}}}"#;
+        let fork = ours.replacen(r#""full_name":"o/r""#, r#""full_name":"m/r""#, 1);
+        let gone = ours.replacen(r#","repo":{"full_name":"o/r"}"#, "", 1);
+        let preview = inputs(&[("pull-request-preview", "true")]);
+        assert_eq!(
+            route(&preview, &job("pull_request", ours)),
+            Ok(Route::PullRequest)
+        );
+        for refused in [&fork, &gone] {
+            assert!(
+                matches!(route(&preview, &job("pull_request", refused)), Err(NoRun::Notice(n)) if n.contains("comes from a fork")),
+                "{refused}"
+            );
+        }
+        let checking = inputs(&[("mode", "check"), ("pull-request-preview", "true")]);
+        assert_eq!(
+            route(&checking, &job("pull_request", ours)),
+            Ok(Route::Check { preview: true })
+        );
+        assert!(matches!(
+            route(&preview, &job("pull_request_target", ours)),
+            Err(NoRun::Notice(_))
+        ));
+        assert!(matches!(
+            route(
+                &inputs(&[("mode", "scan"), ("pull-request-preview", "true")]),
+                &job("pull_request", ours)
+            ),
+            Err(NoRun::Refuse(_))
+        ));
         assert!(
             matches!(
                 route(&inputs(&[("mode", "scan"), ("backend", "true")]), &job("push", main)),

@@ -14,6 +14,7 @@ pub mod merge;
 mod pages;
 pub mod plan;
 pub mod pool;
+mod pull_request;
 pub mod result_file;
 pub mod rows;
 mod runs;
@@ -44,7 +45,7 @@ use crate::base::printer::{Printer, Progress};
 use crate::base::setup::{self, SetupError};
 use crate::modes::dashboard_issue;
 use crate::modes::inputs::Inputs;
-use crate::modes::job::{Clock, Event, Job};
+use crate::modes::job::{Clock, Event, EventPullRequest, Job};
 use crate::modes::notify::news::{self, News};
 use crate::modes::notify::{self as notify, Notice, Notifier};
 use crate::modes::outputs::Outputs;
@@ -77,6 +78,8 @@ pub enum Target<'a> {
     GitHub(&'a dyn GitHub),
     /// `scan --local`: files in this folder, no GitHub.
     Folder(&'a Path),
+    /// A pull request's preview: pages on its head commit, no dashboard (decision 0101).
+    PullRequest(&'a dyn GitHub, &'a EventPullRequest),
 }
 
 /// Runs one scan; the deploys a merge started are handed back for apply (auto mode).
@@ -86,7 +89,7 @@ pub fn run(
     printer: &mut Printer,
 ) -> (Outcome, Vec<Started>) {
     let github = match &target {
-        Target::GitHub(github) => Some(*github),
+        Target::GitHub(github) | Target::PullRequest(github, _) => Some(*github),
         Target::Folder(_) => None,
     };
     let mut outputs = Outputs::scan_defaults();
@@ -111,9 +114,10 @@ fn scan(
     outputs: &mut Outputs,
     printer: &mut Printer,
 ) -> (Outcome, Vec<Started>) {
+    // The dashboard's GitHub: a pull request's preview never reads or writes it.
     let github = match target {
         Target::GitHub(github) => Some(*github),
-        Target::Folder(_) => None,
+        Target::Folder(_) | Target::PullRequest(..) => None,
     };
     let checkout = Checkout::new(&s.job.workspace);
     let setup = match setup::read(&checkout) {
@@ -153,7 +157,10 @@ fn scan(
     let number = found_issue.map(|issue| issue.number);
     let live: Option<ReadBody> = found_issue.map(|issue| reader::read(&issue.body));
 
-    let plan = plan_scan(s, github, &setup, live.as_ref());
+    let plan = match target {
+        Target::PullRequest(pulls, pull) => plan_pull_request(*pulls, pull, &setup),
+        _ => plan_scan(s, github, &setup, live.as_ref()),
+    };
     printer.say(&plan.why);
     if !plan.unclaimed.is_empty() {
         printer.say("::group::Changed files no stack claims");
@@ -572,6 +579,25 @@ fn scan(
                 }
             }
         }
+        Target::PullRequest(pulls, pull) => {
+            let view = rows::view(&scanned, &found, None, &rows::NoTicks);
+            let written =
+                pull_request::write_pages(*pulls, pull, &found, &page_links, &mut |line| {
+                    printer.say(&line)
+                });
+            printer.say(&format!(
+                "Pull request #{}: {written} of {} pages written on its head commit; nothing was written to the dashboard and nothing deploys.",
+                pull.number,
+                found.len()
+            ));
+            match body::render(&view) {
+                Ok(text) => (Written { text, view }, None, false),
+                Err(e) => {
+                    printer.say(&format!("::error::The summary could not be written: {e}."));
+                    return (Outcome::Failed, Vec::new());
+                }
+            }
+        }
         Target::Folder(_) => {
             let view = rows::view(&scanned, &found, None, &rows::NoTicks);
             match body::render(&view) {
@@ -586,7 +612,13 @@ fn scan(
         }
     };
 
-    let summary_text = summary::render(&written.view);
+    let mut summary_text = summary::render(&written.view);
+    if let Target::PullRequest(_, pull) = target {
+        summary_text = format!(
+            "## A preview of pull request #{}\n\nEach stack it touches has a page on its head commit. Nothing deploys from a pull request; after the merge, the dashboard shows the change.\n\n{summary_text}",
+            pull.number
+        );
+    }
     crate::modes::outputs::add_to_summary(s.job, &summary_text, printer);
 
     let read = reader::read(&written.text);
@@ -611,7 +643,7 @@ fn scan(
     outputs.set_scan(&result);
     let result_dir = match target {
         Target::Folder(out) => out.to_path_buf(),
-        Target::GitHub(_) => s.job.runner_temp.clone(),
+        Target::GitHub(_) | Target::PullRequest(..) => s.job.runner_temp.clone(),
     };
     match write_result(&result_dir, &result) {
         Ok(path) => outputs.set("result-file", path.display().to_string()),
@@ -719,6 +751,35 @@ fn plan_scan(
                 .map_err(|e| format!("GitHub could not compare the commits ({e})"))
         },
     )
+}
+
+/// A pull request's plan: the stacks its files claim, from GitHub's compare of its base
+/// and head.
+fn plan_pull_request(
+    github: &dyn GitHub,
+    pull: &EventPullRequest,
+    setup: &setup::Setup,
+) -> ScanPlan {
+    let stacks = &setup.discovery.stacks;
+    let claims = Claims::new(
+        stacks,
+        &setup.config.settings.scan.unrelated,
+        setup.config.file.as_deref(),
+    );
+    let (Ok(claims), Ok(claimants)) = (claims, Claimants::new(stacks)) else {
+        return ScanPlan {
+            narrowed_to: None,
+            why: format!(
+                "Pull request #{}: the stacks' globs could not be read, so every stack is previewed.",
+                pull.number
+            ),
+            unclaimed: Vec::new(),
+        };
+    };
+    let compared = github
+        .compare(&pull.base_sha, &pull.head_sha)
+        .map_err(|e| format!("GitHub could not compare the commits: {e}"));
+    pull_request::plan(pull, stacks, &claims, &claimants, compared)
 }
 
 /// What the late write takes from the scan's start: the issues the label listed, with
