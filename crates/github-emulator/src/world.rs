@@ -226,6 +226,9 @@ pub struct Pull {
     pub mergeable: bool,
     pub open: bool,
     pub merge_commit: Option<String>,
+    /// How it was merged: `merge`, `squash` or `rebase`.
+    #[serde(default)]
+    pub merge_method: Option<String>,
     pub created_at: Timestamp,
 }
 
@@ -433,6 +436,7 @@ impl World {
                 mergeable: true,
                 open: true,
                 merge_commit: None,
+                merge_method: None,
                 created_at: at,
             },
         );
@@ -657,6 +661,7 @@ impl World {
         if let Some(pull) = repo.pulls.get_mut(&number) {
             pull.open = false;
             pull.merge_commit = Some(sha.clone());
+            pull.merge_method = Some(method.unwrap_or("merge").to_owned());
         }
         Ok(sha)
     }

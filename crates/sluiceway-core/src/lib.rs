@@ -21,6 +21,7 @@ pub mod init;
 pub mod named;
 pub mod property_path;
 pub mod record;
+pub mod renovate;
 pub mod repo;
 pub mod runner;
 pub mod stack;

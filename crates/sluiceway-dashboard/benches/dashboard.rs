@@ -97,6 +97,7 @@ fn view(stacks: usize) -> View {
         layout: RawDashboard::default(),
         attribution_names: 5,
         version: "0.1.0".into(),
+        updates: Default::default(),
     }
 }
 

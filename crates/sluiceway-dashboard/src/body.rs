@@ -666,7 +666,7 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block], shipping: Shipping) -> 
                     let _ = write!(out, "## Deploying\n\n{}\n\n", list(&rows));
                 }
             }
-            Section::Updates => {}
+            Section::Updates => out.push_str(&crate::updates::section(&view.updates)),
             Section::Pending => {
                 let rows = of(Section::Pending);
                 out.push_str("## Pending\n\n");

@@ -14,4 +14,5 @@ pub mod reader;
 mod rows;
 pub mod shipped;
 pub mod summary;
+pub mod updates;
 pub mod view;

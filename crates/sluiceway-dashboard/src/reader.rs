@@ -38,6 +38,8 @@ pub struct ReadBody {
     pub outside: Vec<Marker>,
     /// The markers of the trail's shipped lines (decision 0072).
     pub shipped: Vec<Marker>,
+    /// The lines of "Updates waiting to merge", as they stand.
+    pub updates: crate::updates::Updates,
 }
 
 impl ReadBody {
@@ -110,6 +112,18 @@ pub fn read(body: &str) -> ReadBody {
             }
             "shipped" => {
                 read.shipped.push(marker);
+                i += 1;
+            }
+            "merge" => {
+                read.updates.listed.push(crate::updates::UpdateLine {
+                    text: line.to_owned(),
+                    ticked: box_state(line) == Some(true),
+                    update: crate::updates::from_marker(&marker),
+                });
+                i += 1;
+            }
+            "waiting" => {
+                read.updates.waiting.push(line.to_owned());
                 i += 1;
             }
             "outside" => {

@@ -31,6 +31,8 @@ pub struct View {
     pub attribution_names: usize,
     /// The release the pictures are served from and the footer names, e.g. `0.1.0`.
     pub version: String,
+    /// "Updates waiting to merge" (decisions 0054, 0081).
+    pub updates: crate::updates::Updates,
 }
 
 /// The facts of the root marker.

@@ -38,6 +38,7 @@ fn view(rows: Vec<Row>) -> View {
         layout: RawDashboard::default(),
         attribution_names: 5,
         version: "0.1.0".into(),
+        updates: Default::default(),
     }
 }
 

@@ -167,19 +167,23 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
     };
     // The full scan after a schedule's or a dispatch's ticks; the deploys' outputs are
     // written after the scan's, so `matrix` names every deploy the step started.
-    let outcome = match sweep {
-        true if scan_on_this_machine(
-            &job,
-            &inputs,
-            Target::GitHub(&github),
-            &notifier,
-            printer,
-        )
-        .0 == Outcome::Failed =>
-        {
+    let outcome = if sweep {
+        let (scanned, started) =
+            scan_on_this_machine(&job, &inputs, Target::GitHub(&github), &notifier, printer);
+        // The scan after a merge hands the merged stacks' changes to deploys, which the
+        // auto mode applies in this run (a split workflow's apply jobs take `matrix`).
+        let scanned = if inputs.mode == Mode::Auto && !started.is_empty() {
+            modes::auto::deploy(&applying, &github, scanned, &started, &mut outputs, printer)
+        } else {
+            scanned
+        };
+        if scanned == Outcome::Failed {
             Outcome::Failed
+        } else {
+            outcome
         }
-        _ => outcome,
+    } else {
+        outcome
     };
     printer.say(&format!(
         "This run made {} requests to the GitHub API.",

@@ -14,6 +14,11 @@ use support::workspace;
 /// A key, the test file (from `crates/`) and the test in it that proves the key's effect.
 const PROVEN: &[(&str, &str, &str)] = &[
     (
+        "mergeAndDeploy.authors",
+        "sluiceway/tests/ticks.rs",
+        "a_green_update_merges_on_alices_tick_and_the_scan_after_deploys_it_once",
+    ),
+    (
         "notify.events",
         "sluiceway/tests/scan_kubectl.rs",
         "a_changed_manifest_is_pending_with_its_path_and_drift_is_found_where_asked",
@@ -596,9 +601,9 @@ fn setting(key: &str) -> (&'static str, &'static str) {
     match key {
         "policies" => ("policies: [policy]\n", "policies"),
         "cost" => ("cost:\n  enabled: true\n", "cost"),
-        "mergeAndDeploy" => (
-            "mergeAndDeploy:\n  authors: [\"renovate[bot]\"]\n",
-            "mergeAndDeploy",
+        "mergeAndDeploy.preview" => (
+            "mergeAndDeploy:\n  preview: true\n",
+            "mergeAndDeploy.preview",
         ),
         "stacks[].policies" => (
             "stacks:\n  - path: network\n    tool: opentofu\n    policies: [policy]\n",
@@ -670,7 +675,7 @@ fn every_key_not_acted_on_makes_check_and_a_scan_warn_by_name() {
     }
     // A scan names them too, at the file's lines (in words: a person runs this one).
     let repo = repository(
-        "mergeAndDeploy:\n  authors: [bot]\nstacks:\n  - path: network\n    tool: opentofu\n    policies: [policy]\n",
+        "mergeAndDeploy:\n  preview: true\nstacks:\n  - path: network\n    tool: opentofu\n    policies: [policy]\n",
     );
     let out = tempfile::tempdir().unwrap();
     let scan = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
@@ -690,7 +695,7 @@ fn every_key_not_acted_on_makes_check_and_a_scan_warn_by_name() {
         String::from_utf8_lossy(&scan.stdout),
         String::from_utf8_lossy(&scan.stderr)
     );
-    for (line, key) in [(1, "mergeAndDeploy"), (6, "stacks[0].policies")] {
+    for (line, key) in [(2, "mergeAndDeploy.preview"), (6, "stacks[0].policies")] {
         assert!(
             said.contains(&format!("warning: sluiceway.yaml:{line}:"))
                 && said.contains(&format!(

@@ -75,6 +75,7 @@ fn scanned() -> String {
         layout: RawDashboard::default(),
         attribution_names: 5,
         version: "0.1.0".into(),
+        updates: Default::default(),
     };
     body::render(&view).unwrap()
 }

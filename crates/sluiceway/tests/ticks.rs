@@ -1237,3 +1237,202 @@ fn the_channels_hear_of_a_refused_tick_and_a_deploy_and_one_that_hangs_never_tur
         assert!(!received.raw.contains(CANARY), "{}", received.raw);
     }
 }
+
+/// An update bot's pull request, opened on a branch of the repository.
+fn renovate_update(bed: &Bed, title: &str, path: &str, checks: &str) -> (u64, String) {
+    use github_emulator::world::{FileChange, Rollup};
+    let number = bed
+        .emulator
+        .act(Act::OpenPull {
+            repo: REPO.into(),
+            author: "renovate[bot]".into(),
+            title: title.into(),
+            files: vec![FileChange {
+                path: path.into(),
+                status: "modified".into(),
+                previous_path: None,
+            }],
+        })
+        .unwrap()
+        .as_u64()
+        .unwrap();
+    let head = bed.emulator.world().repo(REPO).unwrap().pulls[&number]
+        .head_sha
+        .clone();
+    let running = checks == "PENDING";
+    bed.emulator
+        .act(Act::SetChecks {
+            repo: REPO.into(),
+            sha: head.clone(),
+            rollup: Rollup {
+                state: checks.into(),
+                check_runs: [(
+                    if running { "IN_PROGRESS" } else { "SUCCESS" }.to_owned(),
+                    2,
+                )]
+                .into(),
+                status_contexts: Default::default(),
+            },
+        })
+        .unwrap();
+    (number, head)
+}
+
+/// Decisions 0054, 0064 and 0081 end to end with the real `tofu`: a Renovate pull request
+/// whose checks are green gets a box under "Updates waiting to merge" and one whose
+/// checks still run a line without; alice's tick merges it with the method the bot's
+/// own config asks for (squash), pinned to its head, and leaves a merge record; the scan
+/// after the merge deploys that stack once, credited to alice; a later scan deploys
+/// nothing more.
+#[test]
+fn a_green_update_merges_on_alices_tick_and_the_scan_after_deploys_it_once() {
+    let bed = Bed::new();
+    let mut job = Job::new();
+    let config = job.file("sluiceway.yaml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        format!("mergeAndDeploy:\n  authors: [\"renovate[bot]\"]\n{text}"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(job.file(".github")).unwrap();
+    std::fs::write(
+        job.file(".github/renovate.json5"),
+        "{\n  // the team squashes its updates\n  automergeStrategy: 'squash',\n  extends: ['config:recommended',],\n}\n",
+    )
+    .unwrap();
+    let sha = push(
+        &bed,
+        "the first commit",
+        &["network/main.tf", "storage/main.tf"],
+    );
+    let (green, head) = renovate_update(
+        &bed,
+        "Update hashicorp/random to v3.7",
+        "network/main.tf",
+        "SUCCESS",
+    );
+    let (running, _) = renovate_update(&bed, "Update storage module", "storage/main.tf", "PENDING");
+
+    let scanned = job.run(&bed, "schedule", &sha);
+    assert_eq!(scanned.code, Some(0), "{}", scanned.log);
+    let number = dashboard(&bed);
+    let body = bed.body(number);
+    let section = body
+        .split("## Updates waiting to merge")
+        .nth(1)
+        .expect("the section")
+        .split("\n## ")
+        .next()
+        .unwrap();
+    insta::assert_snapshot!("updates_section", section.replace(&head, "<head>"));
+    assert!(
+        scanned.log.contains(&format!(
+            "1 pull requests wait on their checks: #{running}."
+        )),
+        "{}",
+        scanned.log
+    );
+
+    bed.emulator
+        .act(Act::Tick {
+            repo: REPO.into(),
+            issue: number,
+            person: "alice".into(),
+            line: format!("pr=\"{green}\""),
+        })
+        .unwrap();
+    let merged = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(merged.code, Some(0), "{}", merged.log);
+    let pull = bed.emulator.world().repo(REPO).unwrap().pulls[&green].clone();
+    assert!(!pull.open, "{}", merged.log);
+    assert_eq!(pull.merge_method.as_deref(), Some("squash"));
+    let merge_commit = pull.merge_commit.clone().unwrap();
+    let records = bed.github.deployment_records("sluiceway").unwrap().records;
+    let merge_record = records
+        .iter()
+        .find(|r| r.task == "sluiceway:network")
+        .expect("a merge record");
+    assert_eq!(merge_record.sha, merge_commit);
+    assert_eq!(merge_record.payload["merge"], green);
+    assert_eq!(merge_record.payload["ticker"], "alice");
+    assert!(
+        !bed.body(number).contains(&format!("pr=\"{green}\"")),
+        "the merged line is gone"
+    );
+    assert!(
+        bed.body(number).contains(&format!("pr=\"{running}\"")),
+        "the waiting line stays"
+    );
+    assert!(
+        !job.file("network/terraform.tfstate").exists(),
+        "nothing deploys before the scan after the merge"
+    );
+
+    // The scan after the merge (the dispatched run) deploys network, credited to alice.
+    let after = job.run_with(
+        &bed,
+        "workflow_dispatch",
+        &merge_commit,
+        &format!("{}:/usr/bin:/bin", tofu_dir().display()),
+        &[("mode", "")],
+    );
+    assert_eq!(after.code, Some(0), "{}", after.log);
+    assert!(
+        job.file("network/terraform.tfstate").exists(),
+        "{}",
+        after.log
+    );
+    let states = records_of(&bed, "network");
+    assert_eq!(
+        states,
+        [
+            (
+                RecordState::Success,
+                "deployed".to_owned(),
+                "alice".to_owned()
+            ),
+            (
+                RecordState::Inactive,
+                "merged, the deploy follows in a record of its own".to_owned(),
+                "alice".to_owned()
+            ),
+        ]
+    );
+    let trail = bed.body(number);
+    let trail = trail
+        .split("## Recently deployed")
+        .nth(1)
+        .expect("the trail");
+    assert!(
+        trail.contains("network") && trail.contains("alice"),
+        "{trail}"
+    );
+
+    // Once: a later scan opens nothing more. Its pull-request list fails (twice, past
+    // the client's retry): a warning, and the live lines stay as they were.
+    let before = bed.body(number);
+    for _ in 0..2 {
+        bed.arm(
+            "graphql OpenPullRequests",
+            FaultKind::Status {
+                status: 502,
+                message: "Server Error".into(),
+            },
+        );
+    }
+    let later = job.run(&bed, "schedule", &merge_commit);
+    assert_eq!(later.code, Some(0), "{}", later.log);
+    assert!(
+        later.log.contains("::warning::Open pull requests not read"),
+        "{}",
+        later.log
+    );
+    assert_eq!(records_of(&bed, "network").len(), 2);
+    let waiting_line = |body: &str| {
+        body.lines()
+            .find(|l| l.contains("sluiceway:waiting"))
+            .map(str::to_owned)
+    };
+    assert_eq!(waiting_line(&bed.body(number)), waiting_line(&before));
+}

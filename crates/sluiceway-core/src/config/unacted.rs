@@ -14,7 +14,10 @@ use super::document::{Document, KeyPath, Position};
 pub const NOT_ACTED_ON: [(&str, &str); 6] = [
     ("policies", "policies"),
     ("cost", "cost estimates"),
-    ("mergeAndDeploy", "merge-and-deploy"),
+    (
+        "mergeAndDeploy.preview",
+        "previews of updates as they would be after the merge",
+    ),
     ("stacks[].policies", "policies"),
     ("stacks[].cost", "cost estimates"),
     ("stacks[].options.wrapper", "CDKTF and Terragrunt"),
@@ -92,7 +95,7 @@ mod tests {
 
     #[test]
     fn every_place_that_sets_a_listed_key_is_found_in_file_order() {
-        let text = "mergeAndDeploy:\n  authors: []\nstacks:\n  - path: a\n    policies: [p]\n  - path: b\n  - path: c\n    options: { wrapper: terragrunt }\n    cost: { enabled: true }\n";
+        let text = "mergeAndDeploy:\n  preview: true\nstacks:\n  - path: a\n    policies: [p]\n  - path: b\n  - path: c\n    options: { wrapper: terragrunt }\n    cost: { enabled: true }\n";
         let document = Document::parse(text).unwrap();
         let found: Vec<String> = find(&document)
             .iter()
@@ -101,7 +104,7 @@ mod tests {
         assert_eq!(
             found,
             [
-                "mergeAndDeploy@1",
+                "mergeAndDeploy.preview@2",
                 "stacks[0].policies@5",
                 "stacks[2].options.wrapper@8",
                 "stacks[2].cost@9"

@@ -235,6 +235,15 @@ pub fn run(repo: &Path, voice: Voice<'_>, backend: bool, printer: &mut Printer) 
                         message: warning.to_string(),
                     });
                 }
+                // The merge method a tick on an update uses (decision 0064).
+                if !setup.config.settings.merge_and_deploy.authors.is_empty()
+                    && let Err(e) = sluiceway_core::renovate::method(&setup.files, &checkout)
+                {
+                    warnings.push(Warning {
+                        place: Some((e.file.clone(), e.line, e.column)),
+                        message: format!("{e}; a tick on an update merges nothing until it is"),
+                    });
+                }
                 for message in merges_nobody_applies(&setup, &checkout) {
                     warnings.push(Warning {
                         place: None,

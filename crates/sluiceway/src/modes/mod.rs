@@ -8,6 +8,7 @@ pub mod dashboard_issue;
 pub mod inputs;
 pub mod job;
 pub mod layers;
+pub mod merging;
 pub mod notify;
 pub mod outputs;
 pub mod records;
@@ -17,6 +18,7 @@ pub mod scan;
 pub mod settle;
 pub mod tick_rule;
 pub mod ticker;
+pub mod updates;
 pub mod write_loop;
 
 use inputs::{Inputs, Mode};

@@ -23,6 +23,9 @@ pub mod ended {
     pub const DEPLOYS_OFF: &str = "deploys are turned off in sluiceway.yaml";
     /// A queued record whose deploy a later run started as a record of its own.
     pub const STARTED_LATER: &str = "started in a later run";
+    /// A merge record whose change the scan after the merge deploys in a record of its
+    /// own (decision 0054).
+    pub const MERGED_FOLLOWS: &str = "merged, the deploy follows in a record of its own";
     pub const DEPENDENCY_FAILED: &str = "a stack it depends on did not deploy";
     /// A deploy freeze was on when the record came to deploy (ADR 0025).
     pub const FROZEN: &str = "a deploy freeze is on";
@@ -116,7 +119,7 @@ impl Record {
             (RecordState::Success, _) if drift => Some(TrailResult::DriftFixed),
             (RecordState::Success, _) => Some(TrailResult::Deployed),
             (RecordState::Inactive, ended::REHEARSED) => Some(TrailResult::Rehearsed),
-            (RecordState::Inactive, ended::STARTED_LATER) => None,
+            (RecordState::Inactive, ended::STARTED_LATER | ended::MERGED_FOLLOWS) => None,
             (RecordState::Inactive, _) if drift => Some(TrailResult::DriftFixed),
             (RecordState::Inactive, _) => Some(TrailResult::Deployed),
             (RecordState::Failure | RecordState::Error, ended::MOVED) => None,

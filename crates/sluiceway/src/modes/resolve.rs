@@ -17,6 +17,7 @@ use sluiceway_dashboard::comment::{self, Unmet, Why};
 use sluiceway_dashboard::escape;
 use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::reader;
+use sluiceway_dashboard::updates::Update;
 use sluiceway_dashboard::view::{BulkNote, BulkSection, Confirm, Row, RowSource, State};
 use sluiceway_github::{GitHub, GitHubError};
 
@@ -27,6 +28,7 @@ use crate::base::setup::{self, SetupError};
 use crate::modes::apply::dashboard_issue;
 use crate::modes::job::{Clock, Event, Job};
 use crate::modes::layers;
+use crate::modes::merging;
 use crate::modes::notify::{self, Notice, Notifier};
 use crate::modes::outputs::{Outputs, add_to_summary};
 use crate::modes::records::Records;
@@ -252,6 +254,34 @@ fn resolve(
     let mut allowed: BTreeMap<StackId, (&Stack, String, String)> = BTreeMap::new();
     let mut unmet = Vec::new();
     let boxes = bulk_boxes(named, &live, &mut check, job.run_id);
+    // The ticked updates merge first (decision 0054); their lines go or are cleared.
+    let ticked_updates: Vec<(Update, Walk)> = boxes
+        .ticks
+        .iter()
+        .filter_map(|(tick, walk)| {
+            let Tick::Merge { pr, head } = tick else {
+                return None;
+            };
+            let line = live.updates.listed.iter().find_map(|l| {
+                l.update
+                    .as_ref()
+                    .filter(|u| u.number == *pr && u.head == *head)
+            })?;
+            Some((line.clone(), walk.clone()))
+        })
+        .collect();
+    let merges = merging::merge_ticked(
+        &merging::Merging {
+            job,
+            setup,
+            open: &open,
+        },
+        github,
+        &mut check,
+        ticked_updates,
+        printer,
+    );
+    red |= merges.red;
     for (tick, walk) in boxes.ticks {
         let Tick::Row { stack, hash } = &tick else {
             continue;
@@ -408,7 +438,9 @@ fn resolve(
         }
     }
     outputs.set("matrix", Started::matrix(&started));
-    if rescan {
+    // One scan after the rescan box or the merges: it previews the merged stacks and
+    // hands their changes to deploys of their own.
+    if rescan || !merges.merged.is_empty() {
         red |= !dispatch_workflow(job, github, Dispatched::FullScan, printer);
     }
 
@@ -438,6 +470,7 @@ fn resolve(
         .collect();
     let rewrite = Rewrite {
         boxes: Some(boxes.shown.clone()),
+        updates: Some(merges.updates(&live.updates)),
         ..Rewrite::of_job(setup, job, &records, now)
     };
     let run_url = job.run_url();
@@ -490,7 +523,13 @@ fn resolve(
         ));
         red = true;
     }
-    if let Some(text) = comment::refusals(&unmet)
+    let comment_text = match (comment::refusals(&unmet), merges.comment.is_empty()) {
+        (Some(ticks), true) => Some(ticks),
+        (Some(ticks), false) => Some(format!("{ticks}\n\n{}", merges.comment.join("\n\n"))),
+        (None, false) => Some(merges.comment.join("\n\n")),
+        (None, true) => None,
+    };
+    if let Some(text) = comment_text
         && let Err(e) = github.comment(number, &text)
     {
         printer.say(&format!(

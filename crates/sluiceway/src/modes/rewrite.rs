@@ -9,6 +9,7 @@ use sluiceway_core::discovery::Discovery;
 use sluiceway_dashboard::body;
 use sluiceway_dashboard::outside::{self, OutsideDeploy};
 use sluiceway_dashboard::reader::{self, ReadBody, RowBlock};
+use sluiceway_dashboard::updates::Updates;
 use sluiceway_dashboard::view::{
     BulkNote, BulkSection, Confirm, Hint, Ignored, Links, Root, RowSource, TrailEntry, View,
 };
@@ -34,6 +35,8 @@ pub struct Rewrite<'a> {
     /// This writer's own run: the run the root says waits for a runner no longer does
     /// when it is this one (decision 0086).
     pub run: u64,
+    /// The updates waiting to merge to draw; `None` carries the live body's.
+    pub updates: Option<Updates>,
 }
 
 /// What stands in the bulk boxes' places (decision 0083).
@@ -123,6 +126,7 @@ impl<'a> Rewrite<'a> {
                 .into_iter()
                 .collect(),
             run: job.run_id,
+            updates: None,
         }
     }
 }
@@ -158,6 +162,7 @@ impl Rewrite<'_> {
             layout: self.config.settings.dashboard.clone(),
             attribution_names: self.config.settings.attribution.names as usize,
             version: self.version.to_owned(),
+            updates: self.updates.clone().unwrap_or_else(|| live.updates.clone()),
         })
     }
 }

@@ -12,7 +12,15 @@ use sluiceway_github::{Actor, Edit};
 /// confirm box that names what the bulk box would deploy, or the rescan box.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Tick {
-    Row { stack: String, hash: String },
+    Row {
+        stack: String,
+        hash: String,
+    },
+    /// An update's box (decision 0054): the pull request at the head it shows.
+    Merge {
+        pr: u64,
+        head: String,
+    },
     Bulk(BulkSection),
     Confirm(Confirm),
     Rescan,
@@ -46,8 +54,21 @@ impl Tick {
             .filter(|b| b.ticked)
             .filter_map(bulk_tick)
             .collect();
+        let merges: Vec<Tick> = read
+            .updates
+            .listed
+            .iter()
+            .filter(|line| line.ticked)
+            .filter_map(|line| {
+                let update = line.update.as_ref()?;
+                Some(Tick::Merge {
+                    pr: update.number,
+                    head: update.head.clone(),
+                })
+            })
+            .collect();
         let rescan = read.rescan.filter(|b| b.ticked).map(|_| Tick::Rescan);
-        rows.chain(bulk).chain(rescan).collect()
+        rows.chain(bulk).chain(merges).chain(rescan).collect()
     }
 
     fn holds_in(&self, body: &str) -> bool {
@@ -60,6 +81,13 @@ impl Tick {
                 .bulk
                 .iter()
                 .any(|b| b.ticked && bulk_tick(b).as_ref() == Some(self)),
+            Tick::Merge { pr, head } => read.updates.listed.iter().any(|line| {
+                line.ticked
+                    && line
+                        .update
+                        .as_ref()
+                        .is_some_and(|u| u.number == *pr && u.head == *head)
+            }),
             Tick::Rescan => read.rescan.is_some_and(|b| b.ticked),
         }
     }

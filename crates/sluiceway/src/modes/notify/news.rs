@@ -83,6 +83,7 @@ mod tests {
             bulk: Vec::new(),
             outside: Vec::new(),
             shipped: Vec::new(),
+            updates: Default::default(),
         }
     }
 

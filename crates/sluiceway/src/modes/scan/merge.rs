@@ -16,12 +16,12 @@ use sluiceway_core::diff::{Diff, Op, Tracking};
 use sluiceway_core::gate::{self, Gated, Waits};
 use sluiceway_core::record::{Approved, Payload};
 use sluiceway_core::stack::{Stack, StackId};
-use sluiceway_github::GitHub;
+use sluiceway_github::{GitHub, NewDeploymentStatus, RecordState};
 
 use crate::base::printer::Printer;
 use crate::modes::job::Job;
 use crate::modes::layers;
-use crate::modes::records::Records;
+use crate::modes::records::{Opener, Record, Records, ended};
 use crate::modes::resolve::{Started, hold_text};
 use crate::modes::scan::rows::{Found, Scanned};
 
@@ -198,6 +198,210 @@ pub fn open(
                 ));
                 merged.red = true;
                 break;
+            }
+        }
+    }
+    merged
+}
+
+/// The scan after a tick merged an update (decision 0054): each open merge record whose
+/// stack this scan previewed ends, and a change the merge brought goes out in a record
+/// of its own, credited to the ticker, through the same gate, window and freeze as any
+/// deploy. A merge that changed nothing the stack deploys ends as in sync; a failed
+/// preview ends it with the failure's reason. A stack not previewed keeps its merge
+/// record for a later scan.
+pub fn after_updates(
+    job: &Job,
+    github: &dyn GitHub,
+    scanned: &Scanned<'_>,
+    found: &BTreeMap<StackId, Found>,
+    records: &Records,
+    printer: &mut Printer,
+) -> Merged {
+    let mut merged = Merged::default();
+    let settings = &scanned.config.settings;
+    let calendar = &scanned.config.calendar;
+    let merge_records: Vec<&Record> = records
+        .all
+        .iter()
+        .filter(|r| r.is_open() && r.opener == Opener::Workflow)
+        .filter(|r| matches!(r.payload.approved, Approved::Merge(_)))
+        .collect();
+    if merge_records.is_empty() {
+        return merged;
+    }
+    let end = |record: &Record, state: RecordState, why: String, printer: &mut Printer| {
+        if let Err(e) = github.set_deployment_status(
+            record.id,
+            &NewDeploymentStatus {
+                state,
+                description: why,
+                log_url: Some(job.run_url()),
+            },
+        ) {
+            printer.say(&format!(
+                "::warning::The merge record of {} could not be ended; the next scan tries again: {e}.",
+                record.stack
+            ));
+        }
+    };
+    let pending =
+        |id: &StackId| matches!(found.get(id), Some(Found::Diff(diff)) if !diff.changes.is_empty());
+    let open_records = records.open();
+    for record in merge_records {
+        let Approved::Merge(pr) = record.payload.approved else {
+            continue;
+        };
+        let Some(stack) = scanned
+            .discovery
+            .stacks
+            .iter()
+            .find(|s| s.id == record.stack)
+        else {
+            end(
+                record,
+                RecordState::Failure,
+                "the stack is not in this commit's setup".to_owned(),
+                printer,
+            );
+            continue;
+        };
+        let ticker = record.payload.ticker.clone();
+        let diff = match found.get(&stack.id) {
+            None => continue,
+            Some(Found::Failed(failure)) => {
+                end(
+                    record,
+                    RecordState::Failure,
+                    failure.reason.to_string(),
+                    printer,
+                );
+                continue;
+            }
+            Some(Found::Diff(diff)) if diff.changes.is_empty() => {
+                printer.say(&format!(
+                    "{}: the merge of #{pr} changed nothing it deploys.",
+                    stack.id
+                ));
+                end(
+                    record,
+                    RecordState::Success,
+                    ended::IN_SYNC.to_owned(),
+                    printer,
+                );
+                continue;
+            }
+            Some(Found::Diff(diff)) => diff,
+        };
+        if !settings.deploys {
+            end(
+                record,
+                RecordState::Failure,
+                ended::DEPLOYS_OFF.to_owned(),
+                printer,
+            );
+            merged.rows.insert(
+                stack.id.clone(),
+                MergeRow::Waits(DEPLOYS_OFF_NOTE.to_owned()),
+            );
+            continue;
+        }
+        if let Some(freeze) = calendar.freeze_at(scanned.at) {
+            end(
+                record,
+                RecordState::Failure,
+                ended::FROZEN.to_owned(),
+                printer,
+            );
+            merged.rows.insert(
+                stack.id.clone(),
+                MergeRow::Waits(format!(
+                    ":snowflake: a deploy freeze is on until {}, so the merge of #{pr} deployed nothing. Tick it after the freeze.",
+                    calendar.wall_time(freeze.ends(&calendar.zone))
+                )),
+            );
+            continue;
+        }
+        let ids: BTreeSet<StackId> = [stack.id.clone()].into();
+        let waits = Waits::of(&scanned.discovery.stacks, &settings.phases);
+        let gated = gate::gate(&ids, &waits, pending, |id| {
+            open_records.contains(id) && *id != stack.id
+        });
+        let behind = match &gated[&stack.id] {
+            Gated::Held(blocking) => {
+                merged.rows.insert(
+                    stack.id.clone(),
+                    MergeRow::Waits(hold_text(
+                        &format!("the merge of #{pr} started nothing"),
+                        blocking,
+                    )),
+                );
+                end(
+                    record,
+                    RecordState::Failure,
+                    "a stack it depends on has a change waiting".to_owned(),
+                    printer,
+                );
+                continue;
+            }
+            Gated::Start => Vec::new(),
+            Gated::Behind(behind) => behind.clone(),
+        };
+        let opens = match calendar.judge(&stack.settings.deploy_windows, scanned.at) {
+            Moment::Closed { opens } if behind.is_empty() => Some(opens.timestamp()),
+            _ => None,
+        };
+        let payload = Payload {
+            approved: Approved::Hash(diff.hash()),
+            ticker: ticker.clone(),
+            run: job.run_id,
+            attempt: u32::try_from(job.run_attempt).ok(),
+            behind: behind.clone(),
+            drift: false,
+            on_merge: true,
+            fingerprint: diff.fingerprint(),
+            window: opens.is_some(),
+        };
+        match layers::open_record(job, github, stack, &payload) {
+            Ok(deployment) => {
+                end(
+                    record,
+                    RecordState::Inactive,
+                    ended::MERGED_FOLLOWS.to_owned(),
+                    printer,
+                );
+                if behind.is_empty() && opens.is_none() {
+                    printer.say(&format!(
+                        "{}: #{pr} merged for {ticker}, so its deploy starts now.",
+                        stack.id
+                    ));
+                    merged.started.push(Started {
+                        stack: stack.id.clone(),
+                        environment: stack.settings.environment.clone(),
+                        deployment,
+                        ticker: ticker.clone(),
+                        on_merge: true,
+                    });
+                    merged
+                        .rows
+                        .insert(stack.id.clone(), MergeRow::Deploying { merger: ticker });
+                } else {
+                    merged.rows.insert(
+                        stack.id.clone(),
+                        MergeRow::Queued {
+                            merger: ticker,
+                            behind,
+                            opens,
+                        },
+                    );
+                }
+            }
+            Err(e) => {
+                printer.say(&format!(
+                    "::error::The deployment record of {} could not be opened after the merge of #{pr}: {e}.",
+                    stack.id
+                ));
+                merged.red = true;
             }
         }
     }

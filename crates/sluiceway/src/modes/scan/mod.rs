@@ -200,6 +200,7 @@ fn scan(
         last_recorded: BTreeMap::new(),
         deployed_hashes: BTreeMap::new(),
         runs: Vec::new(),
+        updates: None,
     };
 
     // The first write: the dashboard says a scan is running (decision 0108). It starts
@@ -833,10 +834,15 @@ fn write_github(
     }
     // A push to the default branch deploys the stacks that deploy on merge (decision
     // 0095), before the rows are drawn, so they say so.
-    let merged = match job.merger() {
+    let mut merged = match job.merger() {
         Some(merger) => merge::open(job, github, scanned, found, &records, merger, printer),
         None => merge::Merged::default(),
     };
+    // The scan after a tick merged an update hands its change to a deploy (decision 0054).
+    let after = merge::after_updates(job, github, scanned, found, &records, printer);
+    merged.started.extend(after.started);
+    merged.rows.extend(after.rows);
+    merged.red |= after.red;
     let run_url = |run: u64| scanned.links.run(run);
     let mut with_records = Scanned {
         open_records: &open,
@@ -855,6 +861,7 @@ fn write_github(
         last_recorded: records.last_recorded(),
         deployed_hashes: records.deployed_hashes(),
         runs: runs.others(),
+        updates: waiting_to_merge(github, scanned, job, printer),
         ..*scanned
     };
     // Rows drawn from the same inputs as the live ones are kept as they are (ADR 0029):
@@ -953,6 +960,42 @@ fn write_github(
         merged,
         news,
     })
+}
+
+/// The updates waiting to merge (decisions 0054, 0081), when `mergeAndDeploy.authors`
+/// names anyone and the dashboard deploys; `None` carries the live lines (the list was
+/// not asked for, or could not be read, which is a warning: `pull-requests: read` alone
+/// suffices).
+fn waiting_to_merge(
+    github: &dyn GitHub,
+    scanned: &Scanned<'_>,
+    job: &Job,
+    printer: &mut Printer,
+) -> Option<sluiceway_dashboard::updates::Updates> {
+    let settings = &scanned.config.settings;
+    if settings.merge_and_deploy.authors.is_empty() {
+        return Some(Default::default());
+    }
+    if !settings.deploys || settings.dashboard.read_only {
+        return Some(Default::default());
+    }
+    let base = job.default_branch.as_deref().unwrap_or("main");
+    match github.open_pull_requests(base) {
+        Ok(pulls) => {
+            let judged =
+                crate::modes::updates::judge_all(&pulls, scanned.config, scanned.discovery, base);
+            for line in judged.log_lines() {
+                printer.say(&line);
+            }
+            Some(judged.lines(settings.dashboard.redact))
+        }
+        Err(e) => {
+            printer.say(&format!(
+                "::warning::Open pull requests not read, so the updates waiting to merge are left as they were: {e}."
+            ));
+            None
+        }
+    }
 }
 
 /// What one walk of recent commits gives the late write: each pending stack's

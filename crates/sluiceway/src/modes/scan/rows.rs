@@ -17,6 +17,7 @@ use sluiceway_core::stack::StackId;
 use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::outside::{self, OutsideDeploy, OutsideKind};
 use sluiceway_dashboard::reader::ReadBody;
+use sluiceway_dashboard::updates::Updates;
 use sluiceway_dashboard::view::{
     Attribution, BulkNote, BulkSection, Confirm, FailedRuns, FailureLine, Hint, Links, NoteWhy,
     Reach, Root, Row, RowSource, RunWaiting, State, TrailEntry, View,
@@ -77,6 +78,9 @@ pub struct Scanned<'a> {
     pub deployed_hashes: BTreeMap<StackId, String>,
     /// The workflow's newest runs but this one, for the lines under the scan line.
     pub runs: Vec<WorkflowRun>,
+    /// The updates waiting to merge this scan drew; `None` carries the live body's (no
+    /// list was asked for, or it could not be read).
+    pub updates: Option<Updates>,
 }
 
 /// How long a run waits for a runner before the dashboard says so (decision 0086).
@@ -357,6 +361,14 @@ pub fn view(
         layout: scanned.config.settings.dashboard.clone(),
         attribution_names: scanned.config.settings.attribution.names as usize,
         version: scanned.version.to_owned(),
+        updates: scanned
+            .updates
+            .clone()
+            .or_else(|| {
+                live.filter(|_| live_root.is_some())
+                    .map(|l| l.updates.clone())
+            })
+            .unwrap_or_default(),
     }
 }
 
@@ -532,6 +544,7 @@ pub fn with_hint(live: &ReadBody, links: Links, hint: Hint, version: &str) -> Op
         layout: Default::default(),
         attribution_names: 5,
         version: version.to_owned(),
+        updates: live.updates.clone(),
     })
 }
 
@@ -630,6 +643,7 @@ mod tests {
             last_recorded: BTreeMap::new(),
             deployed_hashes: BTreeMap::new(),
             runs: Vec::new(),
+            updates: None,
         }
     }
 
