@@ -1,13 +1,25 @@
-//! Any bytes as a workflow file `check` reads: the reader names scan jobs or nothing,
-//! never a panic, and every job it names is a key of the workflow's `jobs`.
+//! Any bytes as a workflow file `check` reads: the readers name jobs and findings or
+//! nothing, never a panic; every job they name is a key of the workflow's `jobs`, and
+//! every finding is on a line of the file.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use sluiceway_core::workflow::lint::lint;
 use sluiceway_core::workflow::scans_nobody_applies;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     for job in scans_nobody_applies(text, "sluiceway/sluiceway-rs") {
         assert!(text.contains(&job), "{job}");
+    }
+    for merges in [false, true] {
+        let (jobs, findings) = lint("w.yml", text, "sluiceway/sluiceway-rs", merges);
+        for job in &jobs {
+            assert!(text.contains(&job.id), "{job:?}");
+        }
+        let lines = text.lines().count().max(1);
+        for finding in &findings {
+            assert!(finding.line >= 1 && finding.line <= lines + 1, "{finding:?}");
+        }
     }
 });

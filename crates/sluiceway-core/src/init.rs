@@ -325,9 +325,22 @@ pub fn tools_in_use(stacks: &[crate::stack::Stack]) -> BTreeSet<Tool> {
     stacks.iter().map(|s| s.tool).collect()
 }
 
-/// The one-job workflow: the four triggers, the permissions every mode needs, a
-/// concurrency group that queues (never cancels), the user's tool setup, and the step.
-pub fn workflow(default_branch: &str, label: &str, tools: &BTreeSet<Tool>) -> String {
+/// The one-job workflow: the four triggers, the permissions every mode needs (`contents:
+/// write` only when a tick merges updates, `mergeAndDeploy.authors`), a concurrency group
+/// that queues (never cancels), the user's tool setup, and the step.
+pub fn workflow(
+    default_branch: &str,
+    label: &str,
+    tools: &BTreeSet<Tool>,
+    merges_updates: bool,
+) -> String {
+    let contents = if merges_updates { "write" } else { "read" };
+    // The scan after a tick merged updates narrows to what they changed (decision 0064).
+    let dispatch = if merges_updates {
+        "\n    inputs:\n      sluiceway-merged:\n        description: \"Set by Sluiceway after a tick merged updates: the scan narrows to what they changed.\"\n        required: false"
+    } else {
+        ""
+    };
     let mut setup = String::new();
     for tool in tools {
         let step = match tool {
@@ -360,12 +373,12 @@ on:
     branches: [{default_branch}]
   schedule:
     - cron: "23 5 * * *"
-  workflow_dispatch:
+  workflow_dispatch:{dispatch}
   issues:
     types: [edited]
 
 permissions:
-  contents: read
+  contents: {contents}
   issues: write
   deployments: write
   actions: write
@@ -398,6 +411,33 @@ jobs:
 mod tests {
     use super::*;
     use crate::repo::MemoryRepo;
+
+    #[test]
+    fn the_workflow_init_writes_gives_each_mode_what_the_check_asks_for() {
+        for merges in [false, true] {
+            let text = workflow(
+                "main",
+                "sluiceway",
+                &BTreeSet::from([Tool::OpenTofu]),
+                merges,
+            );
+            let action = crate::identity::action();
+            let repository = action.split('@').next().unwrap();
+            let (jobs, findings) =
+                crate::workflow::lint::lint("deploy.yml", &text, repository, merges);
+            assert_eq!(jobs.len(), 1, "{text}");
+            assert_eq!(findings, Vec::new(), "merges {merges}");
+            assert_eq!(text.contains("contents: write"), merges);
+            let document = crate::config::Document::parse(&text).unwrap();
+            assert_eq!(
+                document
+                    .value
+                    .pointer("/on/workflow_dispatch/inputs/sluiceway-merged")
+                    .is_some(),
+                merges
+            );
+        }
+    }
 
     #[test]
     fn values_that_yaml_would_misread_are_quoted() {

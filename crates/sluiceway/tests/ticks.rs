@@ -1301,6 +1301,23 @@ fn a_green_update_merges_on_alices_tick_and_the_scan_after_deploys_it_once() {
         "{\n  // the team squashes its updates\n  automergeStrategy: 'squash',\n  extends: ['config:recommended',],\n}\n",
     )
     .unwrap();
+    // The workflow declares the input that lets the scan after a merge narrow.
+    std::fs::create_dir_all(job.file(".github/workflows")).unwrap();
+    std::fs::write(
+        job.file(".github/workflows/deploy-dashboard.yml"),
+        "on:\n  workflow_dispatch:\n    inputs:\n      sluiceway-merged:\n        required: false\n",
+    )
+    .unwrap();
+    bed.emulator
+        .act(Act::AddWorkflow {
+            repo: REPO.into(),
+            file: "deploy-dashboard.yml".into(),
+        })
+        .unwrap();
+    job.env.push((
+        "GITHUB_WORKFLOW_REF".into(),
+        format!("{REPO}/.github/workflows/deploy-dashboard.yml@refs/heads/main"),
+    ));
     let sha = push(
         &bed,
         "the first commit",
@@ -1369,7 +1386,37 @@ fn a_green_update_merges_on_alices_tick_and_the_scan_after_deploys_it_once() {
         "nothing deploys before the scan after the merge"
     );
 
-    // The scan after the merge (the dispatched run) deploys network, credited to alice.
+    // The scan after the merge was asked for with the merged pull request.
+    let dispatched: Vec<_> = bed
+        .emulator
+        .world()
+        .repo(REPO)
+        .unwrap()
+        .runs
+        .values()
+        .filter(|r| r.event == "workflow_dispatch")
+        .map(|r| r.inputs.clone())
+        .collect();
+    assert_eq!(
+        dispatched,
+        [std::collections::BTreeMap::from([(
+            "sluiceway-merged".to_owned(),
+            green.to_string()
+        )])],
+        "{}",
+        merged.log
+    );
+    // That run (the workflow's own dispatch, with the input) narrows to what the merge
+    // changed and deploys network, credited to alice.
+    job.payload = Some(
+        serde_json::json!({
+            "inputs": { "sluiceway-merged": green.to_string() },
+            "sender": { "login": "github-actions[bot]" },
+            "ref": "refs/heads/main",
+            "repository": { "default_branch": "main" },
+        })
+        .to_string(),
+    );
     let after = job.run_with(
         &bed,
         "workflow_dispatch",
@@ -1377,7 +1424,13 @@ fn a_green_update_merges_on_alices_tick_and_the_scan_after_deploys_it_once() {
         &format!("{}:/usr/bin:/bin", tofu_dir().display()),
         &[("mode", "")],
     );
+    job.payload = None;
     assert_eq!(after.code, Some(0), "{}", after.log);
+    assert!(
+        after.log.contains("This is a narrowed scan"),
+        "{}",
+        after.log
+    );
     assert!(
         job.file("network/terraform.tfstate").exists(),
         "{}",

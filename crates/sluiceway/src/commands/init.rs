@@ -140,6 +140,7 @@ fn plan(repo: &Path, force: bool) -> Result<Plan, Vec<String>> {
         &branch,
         &config.settings.dashboard.label,
         &init::tools_in_use(&discovery.stacks),
+        !config.settings.merge_and_deploy.authors.is_empty(),
     );
     Ok(Plan {
         workflow,

@@ -114,6 +114,10 @@ pub struct Job {
     pub issue: Option<EventIssue>,
     /// The pull request of a `pull_request` event.
     pub pull_request: Option<EventPullRequest>,
+    /// The updates a resolve merged, when this run is the scan it asked for: the
+    /// `sluiceway-merged` input of a dispatch by the workflow's own token (decision 0064).
+    /// A person's dispatch with the input gets a full scan.
+    pub merged_updates: Vec<u64>,
     /// The workflow's file name (`deploy-dashboard.yml`), from `GITHUB_WORKFLOW_REF`.
     pub workflow_file: Option<String>,
     /// The tool's environment: the job's, without the `INPUT_*` variables.
@@ -213,6 +217,16 @@ impl Job {
                     base_repository: text("/base/repo/full_name")?,
                 })
             }),
+            merged_updates: match (
+                text_at("/sender/login"),
+                text_at("/inputs/sluiceway-merged"),
+            ) {
+                (Some(sender), Some(numbers)) if sender == "github-actions[bot]" => numbers
+                    .split(',')
+                    .filter_map(|n| n.trim().parse().ok())
+                    .collect(),
+                _ => Vec::new(),
+            },
             workflow_file: get("GITHUB_WORKFLOW_REF").and_then(|r| {
                 let path = r.split('@').next()?;
                 let (_, file) = path.rsplit_once("/.github/workflows/")?;

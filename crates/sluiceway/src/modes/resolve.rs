@@ -12,6 +12,7 @@ use sluiceway_core::calendar::{Calendar, Freeze, Moment};
 use sluiceway_core::config::PermissionLevel;
 use sluiceway_core::gate::{self, Gated, Wait, Waits};
 use sluiceway_core::record::{Approved, Payload};
+use sluiceway_core::repo::FileSource;
 use sluiceway_core::stack::{Stack, StackId, TickRule};
 use sluiceway_dashboard::comment::{self, Unmet, Why};
 use sluiceway_dashboard::escape;
@@ -440,8 +441,11 @@ fn resolve(
     outputs.set("matrix", Started::matrix(&started));
     // One scan after the rescan box or the merges: it previews the merged stacks and
     // hands their changes to deploys of their own.
-    if rescan || !merges.merged.is_empty() {
+    if rescan {
         red |= !dispatch_workflow(job, github, Dispatched::FullScan, printer);
+    } else if !merges.merged.is_empty() {
+        let after = Dispatched::AfterMerge(merges.merged.clone());
+        red |= !dispatch_workflow(job, github, after, printer);
     }
 
     // The rows: deploying or queued where a record was opened, every other acted-on tick
@@ -809,12 +813,31 @@ fn name_tickers(
 
 /// Why a run of the workflow is asked for; in the auto mode a dispatched run resolves
 /// (starting the queued layers) and then scans in full.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Dispatched {
     /// The rescan box, or settle after a run that ended without a result.
     FullScan,
+    /// The scan after ticks merged these updates (decision 0064): narrowed like a push
+    /// when the workflow declares the `sluiceway-merged` input.
+    AfterMerge(Vec<u64>),
     /// A deploy ended that queued records waited behind.
     NextLayer,
+}
+
+/// The dispatch input that names the updates a resolve merged.
+pub const MERGED_INPUT: &str = "sluiceway-merged";
+
+/// Whether the running workflow declares the input: GitHub refuses a dispatch with an
+/// input the workflow does not declare.
+fn declares_merged_input(job: &Job, workflow: &str) -> bool {
+    Checkout::new(&job.workspace)
+        .read_text(&format!(".github/workflows/{workflow}"))
+        .and_then(|text| sluiceway_core::config::Document::parse(&text).ok())
+        .is_some_and(|d| {
+            d.value
+                .pointer(&format!("/on/workflow_dispatch/inputs/{MERGED_INPUT}"))
+                .is_some()
+        })
 }
 
 /// Asks for a run of this workflow on the default branch. `false` when GitHub refused.
@@ -824,8 +847,9 @@ pub fn dispatch_workflow(
     why: Dispatched,
     printer: &mut Printer,
 ) -> bool {
-    let what = match why {
+    let what = match &why {
         Dispatched::FullScan => "full scan",
+        Dispatched::AfterMerge(_) => "scan after the merge",
         Dispatched::NextLayer => "run for the stacks queued behind this deploy",
     };
     let Some(workflow) = &job.workflow_file else {
@@ -838,7 +862,18 @@ pub fn dispatch_workflow(
         .default_branch
         .clone()
         .unwrap_or_else(|| "main".to_owned());
-    match github.dispatch_workflow(workflow, &branch, &BTreeMap::new()) {
+    let mut inputs = BTreeMap::new();
+    if let Dispatched::AfterMerge(numbers) = &why {
+        if declares_merged_input(job, workflow) {
+            let joined: Vec<String> = numbers.iter().map(u64::to_string).collect();
+            inputs.insert(MERGED_INPUT.to_owned(), joined.join(","));
+        } else {
+            printer.say(&format!(
+                "The scan after the merge is a full scan: {workflow} does not declare the workflow_dispatch input {MERGED_INPUT}, which lets it narrow to what the merge changed."
+            ));
+        }
+    }
+    match github.dispatch_workflow(workflow, &branch, &inputs) {
         Ok(_) => {
             printer.say(&format!(
                 "A {what} was asked for: a run of {workflow} on {branch}."

@@ -745,6 +745,7 @@ fn plan_scan(
             claims: &claims,
             claimants: &claimants,
             live,
+            merged: &s.job.merged_updates,
         },
         |base| {
             github

@@ -64,6 +64,9 @@ pub struct Facts<'a> {
     pub claimants: &'a Claimants,
     /// The live dashboard body as read, or `None` when there is no dashboard.
     pub live: Option<&'a ReadBody>,
+    /// The updates merged, when this is the scan a resolve asked for after merging them:
+    /// it narrows like a push (decision 0064).
+    pub merged: &'a [u64],
 }
 
 /// Plans the scan. `compare` asks GitHub for the files changed since a commit; it is
@@ -72,9 +75,10 @@ pub fn plan(
     facts: &Facts<'_>,
     compare: impl FnOnce(&str) -> Result<Comparison, String>,
 ) -> ScanPlan {
-    if *facts.event != Event::Push {
+    let after_merge = *facts.event == Event::Dispatch && !facts.merged.is_empty();
+    if *facts.event != Event::Push && !after_merge {
         return ScanPlan::full(format!(
-            "This is a full scan: the event is {}, and only a push gives a narrowed scan.",
+            "This is a full scan: the event is {}, and only a push or the scan after a merge gives a narrowed scan.",
             facts.event.name()
         ));
     }
@@ -268,6 +272,15 @@ mod tests {
         live: Option<&ReadBody>,
         compare: Result<Comparison, String>,
     ) -> ScanPlan {
+        plan_after(event, &[], live, compare)
+    }
+
+    fn plan_after(
+        event: Event,
+        merged: &[u64],
+        live: Option<&ReadBody>,
+        compare: Result<Comparison, String>,
+    ) -> ScanPlan {
         let repo = repo();
         let mut asked = None;
         let plan = plan(
@@ -277,6 +290,7 @@ mod tests {
                 claims: &repo.claims,
                 claimants: &repo.claimants,
                 live,
+                merged,
             },
             |base| {
                 asked = Some(base.to_owned());
@@ -310,11 +324,19 @@ mod tests {
             assert_eq!(
                 plan.why,
                 format!(
-                    "This is a full scan: the event is {}, and only a push gives a narrowed scan.",
+                    "This is a full scan: the event is {}, and only a push or the scan after a merge gives a narrowed scan.",
                     event.name()
                 )
             );
         }
+        // The scan a resolve asked for after merging updates narrows like a push.
+        let after = plan_after(
+            Event::Dispatch,
+            &[418],
+            Some(&all_rows()),
+            Ok(files(&["infra/a.tf"])),
+        );
+        assert!(!after.is_full(), "{}", after.why);
     }
 
     #[test]
