@@ -182,6 +182,17 @@ fn root_module(dir: &str, files: &RepoFiles, source: &impl FileSource) -> Vec<Ne
                     });
                 }
             }
+            // `provider "aws" {`: a provider block with no source named above.
+            if let Some(short) = quoted_after(line, "provider")
+                .filter(|name| !name.contains('/') && line.ends_with('{'))
+                && seen.insert(short.clone())
+            {
+                needs.push(Need {
+                    what: format!("the {short} provider"),
+                    file: path.clone(),
+                    give: provider(&short),
+                });
+            }
             if let Some(kind) = quoted_after(line, "backend") {
                 let give = match kind.as_str() {
                     "s3" => AWS,
@@ -407,6 +418,50 @@ mod tests {
                 "the s3 backend (network/versions.tf): AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, or the aws-actions/configure-aws-credentials step",
                 "the vancluever/acme provider (network/versions.tf): credentials the check has no table for",
             ]
+        );
+    }
+
+    #[test]
+    fn no_value_of_a_file_reaches_what_the_check_says() {
+        let files = Files(BTreeMap::from([
+            (
+                "net/main.tf",
+                "variable \"token\" {\n  default = \"CANARY-SECRET\"\n}\nterraform {\n  backend \"s3\" {\n    access_key = \"CANARY-SECRET\"\n  }\n}\nprovider \"aws\" {\n  secret_key = \"CANARY-SECRET\"\n}\n",
+            ),
+            (
+                "app/Pulumi.yaml",
+                "name: app\nruntime: yaml\nconfig:\n  token:\n    default: CANARY-SECRET\nresources:\n  b:\n    type: aws:s3:Bucket\n    properties:\n      name: CANARY-SECRET\n",
+            ),
+            (
+                "app/Pulumi.dev.yaml",
+                "encryptionsalt: CANARY-SECRET\nconfig:\n  app:token:\n    secure: CANARY-SECRET\n",
+            ),
+        ]));
+        let repo = RepoFiles::new(files.0.keys().map(|k| (*k).to_owned()));
+        let stack = |path: &str, name: Option<&str>, tool| Stack {
+            id: crate::stack::StackId::derive(path, name),
+            path: path.to_owned(),
+            name: name.map(str::to_owned),
+            tool,
+            options: crate::stack::ToolOptions::Pulumi,
+            origin: crate::stack::Origin::Declared(0),
+            settings: Default::default(),
+        };
+        let found = needs(
+            &[
+                stack("net", None, Tool::OpenTofu),
+                stack("app", Some("dev"), Tool::Pulumi),
+            ],
+            &repo,
+            &files,
+        );
+        let said = format!("{found:?}");
+        assert!(!said.contains("CANARY"), "{said}");
+        assert!(
+            said.contains("the s3 backend")
+                && said.contains("passphrase")
+                && said.contains("the aws provider"),
+            "{said}"
         );
     }
 
