@@ -247,10 +247,11 @@ async fn gate(State(shared): State<Shared>, request: Request, next: Next) -> Res
     let template = if matched == layout.graphql_path() {
         "/graphql".to_owned()
     } else {
+        // A path that spans segments is axum's `{*path}`, the description's `{path}`.
         matched
             .strip_prefix(layout.rest_prefix())
             .unwrap_or(matched)
-            .to_owned()
+            .replace("{*", "{")
     };
     let path = request.uri().path();
     let path = path

@@ -508,6 +508,34 @@ pub(crate) fn pull_request_event(
     event
 }
 
+/// A file of the contents API, its text base64-encoded as GitHub sends it.
+pub(crate) fn content_file(urls: &Urls<'_>, reference: &str, file: &FileChange) -> Value {
+    use base64::Engine as _;
+    let text = file.content.clone().unwrap_or_default();
+    let sha = format!(
+        "{:040x}",
+        text.len() as u128 * 7919 + text.bytes().map(u128::from).sum::<u128>()
+    );
+    let name = file.path.rsplit('/').next().unwrap_or(&file.path);
+    let api = urls.api(&format!("/contents/{}?ref={reference}", file.path));
+    let html = urls.html(&format!("/blob/{reference}/{}", file.path));
+    let git = urls.api(&format!("/git/blobs/{sha}"));
+    json!({
+        "type": "file",
+        "encoding": "base64",
+        "size": text.len(),
+        "name": name,
+        "path": file.path,
+        "content": base64::engine::general_purpose::STANDARD.encode(text.as_bytes()),
+        "sha": sha,
+        "url": api,
+        "git_url": git,
+        "html_url": html,
+        "download_url": null,
+        "_links": { "self": api, "git": git, "html": html },
+    })
+}
+
 pub(crate) fn commit(world: &World, urls: &Urls<'_>, c: &Commit, with_files: bool) -> Value {
     let api = urls.api(&format!("/commits/{}", c.sha));
     let author = c

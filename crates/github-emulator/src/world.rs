@@ -113,6 +113,10 @@ pub struct FileChange {
     /// `added`, `modified`, `removed` or `renamed`.
     pub status: String,
     pub previous_path: Option<String>,
+    /// The file's text at this commit, when the test gives it (the contents API serves
+    /// it; a file whose text was never given reads as empty).
+    #[serde(default)]
+    pub content: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -687,6 +691,16 @@ impl Repo {
     }
 
     /// A SHA, or a branch name, to the commit it names.
+    /// A file at a commit: the change the newest commit in its history that touched the
+    /// path made; `None` when none did or the newest removed it.
+    pub fn file_at(&self, reference: &str, path: &str) -> Option<&FileChange> {
+        let head = self.resolve(reference)?;
+        self.history(&head.sha)
+            .into_iter()
+            .find_map(|c| c.files.iter().find(|f| f.path == path))
+            .filter(|f| f.status != "removed")
+    }
+
     pub fn resolve(&self, reference: &str) -> Option<&Commit> {
         let sha = self
             .branches

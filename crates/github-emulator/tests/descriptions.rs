@@ -213,6 +213,7 @@ fn a_pull_request_events_payload_is_the_one_github_describes() {
                 path: "a.tf".into(),
                 status: "added".into(),
                 previous_path: None,
+                content: None,
             }],
         },
         Act::OpenPull {
@@ -223,6 +224,7 @@ fn a_pull_request_events_payload_is_the_one_github_describes() {
                 path: "a.tf".into(),
                 status: "modified".into(),
                 previous_path: None,
+                content: None,
             }],
         },
     ] {

@@ -26,6 +26,41 @@ pub struct Update {
     pub stacks: Vec<String>,
     /// The head commit the box merges.
     pub head: String,
+    /// What each of its stacks would deploy after the merge (`mergeAndDeploy.preview`,
+    /// decision 0071); empty when not previewed.
+    pub after_merge: Vec<(String, AfterMerge)>,
+}
+
+/// A stack's preview as it would be after the merge: counts only on the line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AfterMerge {
+    Changes(Vec<sluiceway_core::diff::Change>),
+    Failed,
+}
+
+impl AfterMerge {
+    fn words(&self) -> String {
+        match self {
+            AfterMerge::Changes(changes) if changes.is_empty() => "no changes".to_owned(),
+            AfterMerge::Changes(changes) => crate::rows::counts_in_words(changes),
+            AfterMerge::Failed => "failed, the job log says why".to_owned(),
+        }
+    }
+}
+
+/// `preview after the merge: 1 update, **1 replace**`, per stack when there are several.
+fn after_merge_words(update: &Update) -> Option<String> {
+    match update.after_merge.as_slice() {
+        [] => None,
+        [(_, one)] => Some(format!("preview after the merge: {}", one.words())),
+        many => Some(format!(
+            "preview after the merge: {}",
+            many.iter()
+                .map(|(stack, preview)| format!("**{}**: {}", escape::text(stack), preview.words()))
+                .collect::<Vec<_>>()
+                .join("; ")
+        )),
+    }
 }
 
 /// A listed update's line as it stands in a body.
@@ -102,6 +137,7 @@ pub fn listed_line(update: &Update, redact: bool) -> String {
     let mut parts = vec![stacks_words(&update.stacks)];
     parts.extend(title_words(&update.title, redact));
     parts.push(by(update));
+    parts.extend(after_merge_words(update));
     let marker = Marker::new("merge")
         .with("pr", update.number.to_string())
         .with("stack", join_list(&update.stacks))
@@ -129,6 +165,7 @@ pub fn from_marker(marker: &Marker) -> Option<Update> {
         author: String::new(),
         stacks: split_list(marker.get("stack")?),
         head: marker.get("head")?.to_owned(),
+        after_merge: Vec::new(),
     })
 }
 
@@ -183,6 +220,7 @@ mod tests {
             author: "renovate[bot]".into(),
             stacks: stacks.iter().map(|s| (*s).to_owned()).collect(),
             head: "3f".repeat(20),
+            after_merge: Vec::new(),
         }
     }
 
@@ -205,5 +243,15 @@ mod tests {
         assert_eq!(first.number, 1);
         let redacted = listed_line(&update(7, &["db"]), true);
         assert!(!redacted.contains("nginx"), "{redacted}");
+        let mut previewed = update(8, &["db", "app"]);
+        previewed.after_merge = vec![
+            ("app".into(), AfterMerge::Changes(Vec::new())),
+            ("db".into(), AfterMerge::Failed),
+        ];
+        let line = listed_line(&previewed, false);
+        assert!(
+            line.contains(" · preview after the merge: **app**: no changes; **db**: failed, the job log says why <!--"),
+            "{line}"
+        );
     }
 }

@@ -28,6 +28,7 @@ pub enum Call {
     ReadPermission { login: String },
     ReadOpenPullRequests,
     MergePullRequest { number: u64 },
+    ReadFile { path: String },
 }
 
 impl Call {
@@ -59,6 +60,7 @@ impl Call {
             Call::ReadPermission { .. } => "metadata: read",
             Call::ReadOpenPullRequests => "pull-requests: read",
             Call::MergePullRequest { .. } => "contents: write",
+            Call::ReadFile { .. } => "contents: read",
         }
     }
 }
@@ -107,6 +109,7 @@ impl fmt::Display for Call {
             }
             Call::ReadOpenPullRequests => f.write_str("read the open pull requests"),
             Call::MergePullRequest { number } => write!(f, "merge pull request #{number}"),
+            Call::ReadFile { path } => write!(f, "read {path} at a pull request's head"),
         }
     }
 }

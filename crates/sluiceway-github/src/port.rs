@@ -75,6 +75,8 @@ pub trait GitHub {
 
     /// Open pull requests against `base`, every page.
     fn open_pull_requests(&self, base: &str) -> Result<Vec<OpenPullRequest>>;
+    /// A file's text at a commit; `None` when the commit has no such file.
+    fn file_at(&self, path: &str, git_ref: &str) -> Result<Option<String>>;
     /// Merges the pull request only if its head is still `head_sha`; answers the merge
     /// commit.
     fn merge_pull_request(

@@ -29,6 +29,7 @@ fn file(path: &str) -> FileChange {
         path: path.into(),
         status: "modified".into(),
         previous_path: None,
+        content: None,
     }
 }
 
@@ -507,6 +508,7 @@ fn a_comparison_lists_the_files_between_two_commits() {
             path: "apps/api/new.tf".into(),
             status: "renamed".into(),
             previous_path: Some("apps/api/old.tf".into()),
+            content: None,
         }],
     });
     let comparison = bed.github.compare(&base, "main").unwrap();
@@ -843,4 +845,53 @@ fn on_enterprise_server_both_apis_are_found_from_the_rest_address() {
         traffic.contains(&"graphql ReadBody".to_string()),
         "{traffic:?}"
     );
+}
+
+#[test]
+fn a_files_text_is_read_at_a_commit_and_a_missing_or_removed_one_is_none() {
+    let bed = Bed::new();
+    let with = |path: &str, status: &str, content: Option<&str>| FileChange {
+        path: path.into(),
+        status: status.into(),
+        previous_path: None,
+        content: content.map(str::to_owned),
+    };
+    let first = bed.act(Act::Push {
+        repo: REPO.into(),
+        branch: "main".into(),
+        author: Some("alice".into()),
+        message: "first".into(),
+        files: vec![
+            with(
+                "apps/web/main.tf",
+                "added",
+                Some("resource \"x\" \"é\" {}\n"),
+            ),
+            with("apps/old.tf", "added", Some("old\n")),
+        ],
+    });
+    let first = first.as_str().unwrap().to_owned();
+    bed.act(Act::Push {
+        repo: REPO.into(),
+        branch: "main".into(),
+        author: Some("alice".into()),
+        message: "second".into(),
+        files: vec![with("apps/old.tf", "removed", None)],
+    });
+    assert_eq!(
+        bed.github
+            .file_at("apps/web/main.tf", "main")
+            .unwrap()
+            .as_deref(),
+        Some("resource \"x\" \"é\" {}\n")
+    );
+    assert_eq!(bed.github.file_at("apps/old.tf", "main").unwrap(), None);
+    assert_eq!(
+        bed.github
+            .file_at("apps/old.tf", &first)
+            .unwrap()
+            .as_deref(),
+        Some("old\n")
+    );
+    assert_eq!(bed.github.file_at("nowhere.tf", "main").unwrap(), None);
 }

@@ -14,6 +14,11 @@ use support::workspace;
 /// A key, the test file (from `crates/`) and the test in it that proves the key's effect.
 const PROVEN: &[(&str, &str, &str)] = &[
     (
+        "mergeAndDeploy.preview",
+        "sluiceway/tests/ticks.rs",
+        "a_green_update_merges_on_alices_tick_and_the_scan_after_deploys_it_once",
+    ),
+    (
         "mergeAndDeploy.authors",
         "sluiceway/tests/ticks.rs",
         "a_green_update_merges_on_alices_tick_and_the_scan_after_deploys_it_once",
@@ -601,10 +606,6 @@ fn setting(key: &str) -> (&'static str, &'static str) {
     match key {
         "policies" => ("policies: [policy]\n", "policies"),
         "cost" => ("cost:\n  enabled: true\n", "cost"),
-        "mergeAndDeploy.preview" => (
-            "mergeAndDeploy:\n  preview: true\n",
-            "mergeAndDeploy.preview",
-        ),
         "stacks[].policies" => (
             "stacks:\n  - path: network\n    tool: opentofu\n    policies: [policy]\n",
             "stacks[0].policies",
@@ -675,7 +676,7 @@ fn every_key_not_acted_on_makes_check_and_a_scan_warn_by_name() {
     }
     // A scan names them too, at the file's lines (in words: a person runs this one).
     let repo = repository(
-        "mergeAndDeploy:\n  preview: true\nstacks:\n  - path: network\n    tool: opentofu\n    policies: [policy]\n",
+        "cost:\n  enabled: true\nstacks:\n  - path: network\n    tool: opentofu\n    policies: [policy]\n",
     );
     let out = tempfile::tempdir().unwrap();
     let scan = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
@@ -695,7 +696,7 @@ fn every_key_not_acted_on_makes_check_and_a_scan_warn_by_name() {
         String::from_utf8_lossy(&scan.stdout),
         String::from_utf8_lossy(&scan.stderr)
     );
-    for (line, key) in [(2, "mergeAndDeploy.preview"), (6, "stacks[0].policies")] {
+    for (line, key) in [(1, "cost"), (6, "stacks[0].policies")] {
         assert!(
             said.contains(&format!("warning: sluiceway.yaml:{line}:"))
                 && said.contains(&format!(

@@ -1176,6 +1176,7 @@ fn a_pull_request_gets_one_page_per_stack_it_touches_and_never_touches_the_dashb
                 path: "network/main.tf".into(),
                 status: "modified".into(),
                 previous_path: None,
+                content: None,
             }],
         })
         .unwrap()

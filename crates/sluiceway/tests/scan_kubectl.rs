@@ -134,6 +134,7 @@ fn a_changed_manifest_is_pending_with_its_path_and_drift_is_found_where_asked() 
                 path: "apps/web/settings.yaml".into(),
                 status: "modified".into(),
                 previous_path: None,
+                content: None,
             }],
         })
         .unwrap()

@@ -1239,7 +1239,13 @@ fn the_channels_hear_of_a_refused_tick_and_a_deploy_and_one_that_hangs_never_tur
 }
 
 /// An update bot's pull request, opened on a branch of the repository.
-fn renovate_update(bed: &Bed, title: &str, path: &str, checks: &str) -> (u64, String) {
+fn renovate_update(
+    bed: &Bed,
+    title: &str,
+    path: &str,
+    content: Option<&str>,
+    checks: &str,
+) -> (u64, String) {
     use github_emulator::world::{FileChange, Rollup};
     let number = bed
         .emulator
@@ -1251,6 +1257,7 @@ fn renovate_update(bed: &Bed, title: &str, path: &str, checks: &str) -> (u64, St
                 path: path.into(),
                 status: "modified".into(),
                 previous_path: None,
+                content: content.map(str::to_owned),
             }],
         })
         .unwrap()
@@ -1292,7 +1299,7 @@ fn a_green_update_merges_on_alices_tick_and_the_scan_after_deploys_it_once() {
     let text = std::fs::read_to_string(&config).unwrap();
     std::fs::write(
         &config,
-        format!("mergeAndDeploy:\n  authors: [\"renovate[bot]\"]\n{text}"),
+        format!("mergeAndDeploy:\n  authors: [\"renovate[bot]\"]\n  preview: true\n{text}"),
     )
     .unwrap();
     std::fs::create_dir_all(job.file(".github")).unwrap();
@@ -1323,13 +1330,25 @@ fn a_green_update_merges_on_alices_tick_and_the_scan_after_deploys_it_once() {
         "the first commit",
         &["network/main.tf", "storage/main.tf"],
     );
+    // The update adds a resource: its line previews three creates where the row shows two.
+    let at_head = format!(
+        "{}\nresource \"terraform_data\" \"routes\" {{\n  input = \"{CANARY}\"\n}}\n",
+        std::fs::read_to_string(job.file("network/main.tf")).unwrap()
+    );
     let (green, head) = renovate_update(
         &bed,
         "Update hashicorp/random to v3.7",
         "network/main.tf",
+        Some(&at_head),
         "SUCCESS",
     );
-    let (running, _) = renovate_update(&bed, "Update storage module", "storage/main.tf", "PENDING");
+    let (running, _) = renovate_update(
+        &bed,
+        "Update storage module",
+        "storage/main.tf",
+        None,
+        "PENDING",
+    );
 
     let scanned = job.run(&bed, "schedule", &sha);
     assert_eq!(scanned.code, Some(0), "{}", scanned.log);
@@ -1343,6 +1362,18 @@ fn a_green_update_merges_on_alices_tick_and_the_scan_after_deploys_it_once() {
         .next()
         .unwrap();
     insta::assert_snapshot!("updates_section", section.replace(&head, "<head>"));
+    assert!(
+        section.contains("preview after the merge: 3 creates"),
+        "{section}"
+    );
+    assert!(
+        !body.contains(CANARY),
+        "a value of the update reached the body"
+    );
+    assert!(
+        !job.file("network/terraform.tfstate").exists(),
+        "a preview deploys nothing"
+    );
     assert!(
         scanned.log.contains(&format!(
             "1 pull requests wait on their checks: #{running}."

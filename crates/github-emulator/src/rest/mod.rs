@@ -87,6 +87,10 @@ pub(crate) fn routes() -> Router<Shared> {
             "/repos/{owner}/{repo}/pulls/{pull_number}/merge",
             put(pulls::merge_pull),
         )
+        .route(
+            "/repos/{owner}/{repo}/contents/{*path}",
+            get(commits::get_content),
+        )
 }
 
 pub(super) type Reply = Result<Response, Refusal>;

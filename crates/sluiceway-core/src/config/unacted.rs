@@ -11,13 +11,9 @@ use super::document::{Document, KeyPath, Position};
 
 /// The keys, in the schema's notation (`stacks[].envFile`), each with the capability
 /// it waits for. A key stands for everything under it.
-pub const NOT_ACTED_ON: [(&str, &str); 6] = [
+pub const NOT_ACTED_ON: [(&str, &str); 5] = [
     ("policies", "policies"),
     ("cost", "cost estimates"),
-    (
-        "mergeAndDeploy.preview",
-        "previews of updates as they would be after the merge",
-    ),
     ("stacks[].policies", "policies"),
     ("stacks[].cost", "cost estimates"),
     ("stacks[].options.wrapper", "CDKTF and Terragrunt"),
@@ -95,7 +91,7 @@ mod tests {
 
     #[test]
     fn every_place_that_sets_a_listed_key_is_found_in_file_order() {
-        let text = "mergeAndDeploy:\n  preview: true\nstacks:\n  - path: a\n    policies: [p]\n  - path: b\n  - path: c\n    options: { wrapper: terragrunt }\n    cost: { enabled: true }\n";
+        let text = "cost:\n  enabled: true\nstacks:\n  - path: a\n    policies: [p]\n  - path: b\n  - path: c\n    options: { wrapper: terragrunt }\n    cost: { enabled: true }\n";
         let document = Document::parse(text).unwrap();
         let found: Vec<String> = find(&document)
             .iter()
@@ -104,7 +100,7 @@ mod tests {
         assert_eq!(
             found,
             [
-                "mergeAndDeploy.preview@2",
+                "cost@1",
                 "stacks[0].policies@5",
                 "stacks[2].options.wrapper@8",
                 "stacks[2].cost@9"

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use base64::Engine as _;
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -392,6 +393,31 @@ impl GitHub for HttpGitHub {
         let call = Call::ReadWorkflowRun { id };
         let run = self.get(&call, &format!("/actions/runs/{id}"))?;
         shapes::workflow_run(Read::new(&call, &run))
+    }
+
+    fn file_at(&self, path: &str, git_ref: &str) -> Result<Option<String>> {
+        let call = Call::ReadFile { path: path.into() };
+        let encoded: Vec<String> = path.split('/').map(encode).collect();
+        let answer = match self.get(
+            &call,
+            &format!("/contents/{}?ref={}", encoded.join("/"), encode(git_ref)),
+        ) {
+            Ok(answer) => answer,
+            Err(e) if matches!(e.failure, Failure::Status { status: 404, .. }) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let read = Read::new(&call, &answer);
+        if read.text("type")? != "file" {
+            return Ok(None);
+        }
+        let unreadable = |what: &str| GitHubError::new(&call, Failure::Unreadable(what.into()));
+        let packed: String = read.text("content")?.split_whitespace().collect();
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(packed)
+            .map_err(|_| unreadable("a file's content is not base64"))?;
+        String::from_utf8(bytes)
+            .map(Some)
+            .map_err(|_| unreadable("a file is not UTF-8 text"))
     }
 
     fn compare(&self, base: &str, head: &str) -> Result<Comparison> {

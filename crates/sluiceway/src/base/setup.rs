@@ -1,6 +1,7 @@
 //! Reading a repository's setup: its configuration file and what discovery finds.
 //! `check` and `init` both start here, with the same code and messages as a scan.
 
+use sluiceway_core::claim::{Claimants, Claims};
 use sluiceway_core::config::{self, Config, ConfigProblem, KeyPath, Position};
 use sluiceway_core::discovery::{Discovery, discover};
 use sluiceway_core::repo::{FileSource, RepoFiles};
@@ -18,6 +19,20 @@ pub(crate) enum SetupError {
     Unreadable(String),
     /// The configuration or discovery is invalid.
     Problems(Vec<ConfigProblem>),
+}
+
+/// The claim rule over the setup's stacks: which files each claims, and the reverse.
+/// `None` only when a glob cannot be read, which the loader already refused, so a caller
+/// treats it as its own doubt and fails open.
+pub(crate) fn claims(config: &Config, discovery: &Discovery) -> Option<(Claims, Claimants)> {
+    let stacks = &discovery.stacks;
+    let claims = Claims::new(
+        stacks,
+        &config.settings.scan.unrelated,
+        config.file.as_deref(),
+    )
+    .ok()?;
+    Some((claims, Claimants::new(stacks).ok()?))
 }
 
 /// Finds and loads `sluiceway.yaml` (or `.yml`); none means every default.

@@ -10,7 +10,7 @@
 
 use std::collections::BTreeSet;
 
-use sluiceway_core::claim::{Claim, Claimants, Claims};
+use sluiceway_core::claim::Claim;
 use sluiceway_core::config::Config;
 use sluiceway_core::discovery::Discovery;
 use sluiceway_dashboard::updates::{Update, Updates};
@@ -99,14 +99,7 @@ pub fn judge(pull: &OpenPullRequest, config: &Config, discovery: &Discovery, bas
         return not("renames a file");
     }
     let stacks = &discovery.stacks;
-    let (Ok(claims), Ok(claimants)) = (
-        Claims::new(
-            stacks,
-            &config.settings.scan.unrelated,
-            config.file.as_deref(),
-        ),
-        Claimants::new(stacks),
-    ) else {
+    let Some((claims, claimants)) = crate::base::setup::claims(config, discovery) else {
         return not("could not be matched to stacks");
     };
     let mut claimed = BTreeSet::new();
@@ -138,6 +131,7 @@ pub fn judge(pull: &OpenPullRequest, config: &Config, discovery: &Discovery, bas
         author: author.clone(),
         stacks: names,
         head: pull.head_sha.clone(),
+        after_merge: Vec::new(),
     };
     match Checks::of(pull.checks.as_ref()) {
         Checks::Green => Judged::Listed(update),

@@ -190,6 +190,7 @@ pub(crate) fn push(bed: &Bed, message: &str, files: &[&str]) -> String {
                     path: (*path).into(),
                     status: "modified".into(),
                     previous_path: None,
+                    content: None,
                 })
                 .collect(),
         })

@@ -145,53 +145,20 @@ pub fn open(
             Gated::Start => Vec::new(),
             Gated::Behind(behind) => behind.clone(),
         };
-        let opens = match calendar.judge(&stack.settings.deploy_windows, scanned.at) {
-            Moment::Closed { opens } if behind.is_empty() => Some(opens.timestamp()),
-            _ => None,
+        let going = Going {
+            stack,
+            diff,
+            merger,
+            opens: window(scanned, stack, &behind),
+            behind,
         };
-        let payload = Payload {
-            approved: Approved::Hash(diff.hash()),
-            ticker: merger.to_owned(),
-            run: job.run_id,
-            attempt: u32::try_from(job.run_attempt).ok(),
-            behind: behind.clone(),
-            drift: false,
-            on_merge: true,
-            fingerprint: diff.fingerprint(),
-            window: opens.is_some(),
-        };
-        match layers::open_record(job, github, stack, &payload) {
-            Ok(deployment) if behind.is_empty() && opens.is_none() => {
-                printer.say(&format!(
-                    "{id}: it deploys on merge, merged by {merger}, so its deploy starts now."
-                ));
-                merged.started.push(Started {
-                    stack: id.clone(),
-                    environment: stack.settings.environment.clone(),
-                    deployment,
-                    ticker: merger.to_owned(),
-                    on_merge: true,
-                });
-                merged.rows.insert(
-                    id.clone(),
-                    MergeRow::Deploying {
-                        merger: merger.to_owned(),
-                    },
-                );
-            }
-            Ok(_) => {
-                printer.say(&format!(
-                    "{id}: it deploys on merge, merged by {merger}; its record waits."
-                ));
-                merged.rows.insert(
-                    id.clone(),
-                    MergeRow::Queued {
-                        merger: merger.to_owned(),
-                        behind,
-                        opens,
-                    },
-                );
-            }
+        match going.open(job, github, &mut merged) {
+            Ok(true) => printer.say(&format!(
+                "{id}: it deploys on merge, merged by {merger}, so its deploy starts now."
+            )),
+            Ok(false) => printer.say(&format!(
+                "{id}: it deploys on merge, merged by {merger}; its record waits."
+            )),
             Err(e) => {
                 printer.say(&format!(
                     "::error::The deployment record of {id} could not be opened, so it and the stacks after it do not deploy on this merge: {e}."
@@ -202,6 +169,78 @@ pub fn open(
         }
     }
     merged
+}
+
+/// A change that goes out without a tick on its own row, credited to whoever merged it:
+/// its hashed record opens now and is handed on, or waits behind other stacks' deploys or
+/// for the stack's window.
+struct Going<'a> {
+    stack: &'a Stack,
+    diff: &'a Diff,
+    merger: &'a str,
+    behind: Vec<StackId>,
+    opens: Option<Timestamp>,
+}
+
+impl Going<'_> {
+    /// Opens the record and says on the row what it did; `true` when the deploy starts
+    /// in this run.
+    fn open(
+        self,
+        job: &Job,
+        github: &dyn GitHub,
+        merged: &mut Merged,
+    ) -> Result<bool, sluiceway_github::GitHubError> {
+        let id = &self.stack.id;
+        let payload = Payload {
+            approved: Approved::Hash(self.diff.hash()),
+            ticker: self.merger.to_owned(),
+            run: job.run_id,
+            attempt: u32::try_from(job.run_attempt).ok(),
+            behind: self.behind.clone(),
+            drift: false,
+            on_merge: true,
+            fingerprint: self.diff.fingerprint(),
+            window: self.opens.is_some(),
+        };
+        let deployment = layers::open_record(job, github, self.stack, &payload)?;
+        let merger = self.merger.to_owned();
+        if self.behind.is_empty() && self.opens.is_none() {
+            merged.started.push(Started {
+                stack: id.clone(),
+                environment: self.stack.settings.environment.clone(),
+                deployment,
+                ticker: merger.clone(),
+                on_merge: true,
+            });
+            merged
+                .rows
+                .insert(id.clone(), MergeRow::Deploying { merger });
+            Ok(true)
+        } else {
+            merged.rows.insert(
+                id.clone(),
+                MergeRow::Queued {
+                    merger,
+                    behind: self.behind,
+                    opens: self.opens,
+                },
+            );
+            Ok(false)
+        }
+    }
+}
+
+/// When the stack's window opens, if it is closed now and nothing else holds it.
+fn window(scanned: &Scanned<'_>, stack: &Stack, behind: &[StackId]) -> Option<Timestamp> {
+    match scanned
+        .config
+        .calendar
+        .judge(&stack.settings.deploy_windows, scanned.at)
+    {
+        Moment::Closed { opens } if behind.is_empty() => Some(opens.timestamp()),
+        _ => None,
+    }
 }
 
 /// The scan after a tick merged an update (decision 0054): each open merge record whose
@@ -347,54 +386,30 @@ pub fn after_updates(
             Gated::Start => Vec::new(),
             Gated::Behind(behind) => behind.clone(),
         };
-        let opens = match calendar.judge(&stack.settings.deploy_windows, scanned.at) {
-            Moment::Closed { opens } if behind.is_empty() => Some(opens.timestamp()),
-            _ => None,
+        let going = Going {
+            stack,
+            diff,
+            merger: &ticker,
+            opens: window(scanned, stack, &behind),
+            behind,
         };
-        let payload = Payload {
-            approved: Approved::Hash(diff.hash()),
-            ticker: ticker.clone(),
-            run: job.run_id,
-            attempt: u32::try_from(job.run_attempt).ok(),
-            behind: behind.clone(),
-            drift: false,
-            on_merge: true,
-            fingerprint: diff.fingerprint(),
-            window: opens.is_some(),
-        };
-        match layers::open_record(job, github, stack, &payload) {
-            Ok(deployment) => {
+        match going.open(job, github, &mut merged) {
+            Ok(now) => {
                 end(
                     record,
                     RecordState::Inactive,
                     ended::MERGED_FOLLOWS.to_owned(),
                     printer,
                 );
-                if behind.is_empty() && opens.is_none() {
-                    printer.say(&format!(
-                        "{}: #{pr} merged for {ticker}, so its deploy starts now.",
-                        stack.id
-                    ));
-                    merged.started.push(Started {
-                        stack: stack.id.clone(),
-                        environment: stack.settings.environment.clone(),
-                        deployment,
-                        ticker: ticker.clone(),
-                        on_merge: true,
-                    });
-                    merged
-                        .rows
-                        .insert(stack.id.clone(), MergeRow::Deploying { merger: ticker });
-                } else {
-                    merged.rows.insert(
-                        stack.id.clone(),
-                        MergeRow::Queued {
-                            merger: ticker,
-                            behind,
-                            opens,
-                        },
-                    );
-                }
+                printer.say(&format!(
+                    "{}: #{pr} merged for {ticker}, so {}.",
+                    stack.id,
+                    if now {
+                        "its deploy starts now"
+                    } else {
+                        "its record waits"
+                    }
+                ));
             }
             Err(e) => {
                 printer.say(&format!(

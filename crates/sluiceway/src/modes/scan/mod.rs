@@ -8,6 +8,7 @@
 //! A scan writes either to GitHub (the action) or into a folder (`scan --local`): the
 //! same body, summary and result file either way.
 
+mod after_merge;
 pub mod attribution;
 mod local;
 pub mod merge;
@@ -558,6 +559,13 @@ fn scan(
     let late = Late {
         listed,
         page_links: &page_links,
+        previewing: after_merge::Previewing {
+            job: s.job,
+            runner: s.runner,
+            time_limit: s.inputs.preview_timeout,
+            values: &config.values,
+            checked: &checked,
+        },
     };
     let (written, dashboard_url, dashboard_changed) = match target {
         Target::GitHub(github) => {
@@ -729,12 +737,7 @@ fn plan_scan(
         return ScanPlan::local();
     };
     let stacks = &setup.discovery.stacks;
-    let claims = Claims::new(
-        stacks,
-        &setup.config.settings.scan.unrelated,
-        setup.config.file.as_deref(),
-    );
-    let (Ok(claims), Ok(claimants)) = (claims, Claimants::new(stacks)) else {
+    let Some((claims, claimants)) = setup::claims(&setup.config, &setup.discovery) else {
         // The loader checked every glob, so this is Sluiceway's own doubt: fail open.
         return ScanPlan::fell_back("the stacks' globs could not be read");
     };
@@ -763,12 +766,7 @@ fn plan_pull_request(
     setup: &setup::Setup,
 ) -> ScanPlan {
     let stacks = &setup.discovery.stacks;
-    let claims = Claims::new(
-        stacks,
-        &setup.config.settings.scan.unrelated,
-        setup.config.file.as_deref(),
-    );
-    let (Ok(claims), Ok(claimants)) = (claims, Claimants::new(stacks)) else {
+    let Some((claims, claimants)) = setup::claims(&setup.config, &setup.discovery) else {
         return ScanPlan {
             narrowed_to: None,
             why: format!(
@@ -789,6 +787,8 @@ fn plan_pull_request(
 struct Late<'a> {
     listed: Option<Vec<Issue>>,
     page_links: &'a PageLinks,
+    /// How updates are previewed as after the merge, when `mergeAndDeploy.preview` asks.
+    previewing: after_merge::Previewing<'a>,
 }
 
 /// The late read and write: find or make the issue, learn the open records and the
@@ -862,7 +862,7 @@ fn write_github(
         last_recorded: records.last_recorded(),
         deployed_hashes: records.deployed_hashes(),
         runs: runs.others(),
-        updates: waiting_to_merge(github, scanned, job, printer),
+        updates: waiting_to_merge(github, scanned, job, &late.previewing, printer),
         ..*scanned
     };
     // Rows drawn from the same inputs as the live ones are kept as they are (ADR 0029):
@@ -971,6 +971,7 @@ fn waiting_to_merge(
     github: &dyn GitHub,
     scanned: &Scanned<'_>,
     job: &Job,
+    previewing: &after_merge::Previewing<'_>,
     printer: &mut Printer,
 ) -> Option<sluiceway_dashboard::updates::Updates> {
     let settings = &scanned.config.settings;
@@ -983,10 +984,26 @@ fn waiting_to_merge(
     let base = job.default_branch.as_deref().unwrap_or("main");
     match github.open_pull_requests(base) {
         Ok(pulls) => {
-            let judged =
+            let mut judged =
                 crate::modes::updates::judge_all(&pulls, scanned.config, scanned.discovery, base);
             for line in judged.log_lines() {
                 printer.say(&line);
+            }
+            // The oldest updates, each as it would be after the merge (decision 0071).
+            if settings.merge_and_deploy.preview {
+                for update in judged.listed.iter_mut().take(after_merge::MOST_PREVIEWED) {
+                    let Some(pull) = pulls.iter().find(|p| p.number == update.number) else {
+                        continue;
+                    };
+                    let stacks: Vec<&sluiceway_core::stack::Stack> = scanned
+                        .discovery
+                        .stacks
+                        .iter()
+                        .filter(|s| update.stacks.iter().any(|id| id == s.id.as_str()))
+                        .collect();
+                    update.after_merge =
+                        after_merge::preview(previewing, github, pull, &stacks, printer);
+                }
             }
             Some(judged.lines(settings.dashboard.redact))
         }

@@ -8,7 +8,7 @@ use sluiceway_core::claim::{Claim, Claimants, Claims};
 use sluiceway_core::stack::{Stack, StackId};
 use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::reader::ReadBody;
-use sluiceway_github::Comparison;
+use sluiceway_github::{ChangedFile, Comparison};
 
 use crate::modes::job::Event;
 
@@ -108,25 +108,13 @@ pub fn plan(
             "the push changed {MOST_COMPARED_FILES} files or more, more than GitHub lists in full"
         ));
     }
-    let mut touched = BTreeSet::new();
-    let mut unclaimed = BTreeSet::new();
-    let paths = comparison
-        .files
-        .iter()
-        .flat_map(|f| std::iter::once(&f.path).chain(f.previous_path.as_ref()));
-    for path in paths {
-        match facts.claims.claim(path) {
-            Claim::Config => {
-                return ScanPlan::fell_back(format_args!(
-                    "{path} changed, so every stack is previewed"
-                ));
-            }
-            Claim::Unclaimed => {
-                unclaimed.insert(path.clone());
-            }
-            Claim::Unrelated => {}
-            Claim::Stacks => touched.extend(facts.claimants.of(path)),
-        }
+    let Sorted {
+        touched,
+        unclaimed,
+        config,
+    } = sort(&comparison.files, facts.claims, facts.claimants);
+    if let Some(path) = config {
+        return ScanPlan::fell_back(format_args!("{path} changed, so every stack is previewed"));
     }
     if let Some(first) = unclaimed.first() {
         let more = match unclaimed.len() - 1 {
@@ -172,6 +160,39 @@ pub fn plan(
         why,
         unclaimed: Vec::new(),
     }
+}
+
+/// Changed files under the claim rule, a rename under both its paths.
+pub(super) struct Sorted {
+    /// The indexes of the stacks that claim a file.
+    pub touched: BTreeSet<usize>,
+    pub unclaimed: BTreeSet<String>,
+    /// The first changed file that is the configuration itself.
+    pub config: Option<String>,
+}
+
+pub(super) fn sort(files: &[ChangedFile], claims: &Claims, claimants: &Claimants) -> Sorted {
+    let mut sorted = Sorted {
+        touched: BTreeSet::new(),
+        unclaimed: BTreeSet::new(),
+        config: None,
+    };
+    let paths = files
+        .iter()
+        .flat_map(|f| std::iter::once(&f.path).chain(f.previous_path.as_ref()));
+    for path in paths {
+        match claims.claim(path) {
+            Claim::Config => {
+                sorted.config.get_or_insert_with(|| path.clone());
+            }
+            Claim::Unclaimed => {
+                sorted.unclaimed.insert(path.clone());
+            }
+            Claim::Unrelated => {}
+            Claim::Stacks => sorted.touched.extend(claimants.of(path)),
+        }
+    }
+    sorted
 }
 
 /// A full commit id: 40 (SHA-1) or 64 (SHA-256) lower-case hex digits.

@@ -9,12 +9,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use sluiceway_core::claim::{Claim, Claimants, Claims};
+use sluiceway_core::claim::{Claimants, Claims};
 use sluiceway_core::stack::{Stack, StackId};
 use sluiceway_dashboard::preview_page::{self, PageLinks, PullPreview};
 use sluiceway_github::{Comparison, GitHub, PreviewPage};
 
-use super::plan::{MOST_COMPARED_FILES, ScanPlan};
+use super::plan::{MOST_COMPARED_FILES, ScanPlan, Sorted, sort};
 use super::rows::Found;
 use crate::modes::job::EventPullRequest;
 
@@ -45,29 +45,19 @@ pub(super) fn plan(
             "Pull request #{number} changes {MOST_COMPARED_FILES} files or more, more than GitHub lists in full, so nothing is previewed."
         ));
     }
-    let mut touched = BTreeSet::new();
-    let mut unclaimed = BTreeSet::new();
-    let paths = comparison
-        .files
-        .iter()
-        .flat_map(|f| std::iter::once(&f.path).chain(f.previous_path.as_ref()));
-    for path in paths {
-        match claims.claim(path) {
-            Claim::Config => {
-                return ScanPlan {
-                    narrowed_to: None,
-                    why: format!(
-                        "Pull request #{number} changes {path}, which can move any stack's settings, so every stack is previewed."
-                    ),
-                    unclaimed: Vec::new(),
-                };
-            }
-            Claim::Unclaimed => {
-                unclaimed.insert(path.clone());
-            }
-            Claim::Unrelated => {}
-            Claim::Stacks => touched.extend(claimants.of(path)),
-        }
+    let Sorted {
+        touched,
+        unclaimed,
+        config,
+    } = sort(&comparison.files, claims, claimants);
+    if let Some(path) = config {
+        return ScanPlan {
+            narrowed_to: None,
+            why: format!(
+                "Pull request #{number} changes {path}, which can move any stack's settings, so every stack is previewed."
+            ),
+            unclaimed: Vec::new(),
+        };
     }
     let narrowed: BTreeSet<StackId> = touched.into_iter().map(|i| stacks[i].id.clone()).collect();
     ScanPlan {
