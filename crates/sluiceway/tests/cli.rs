@@ -698,3 +698,39 @@ fn the_actions_check_mode_annotates_problems_and_findings_and_init_adds_it() {
         "{said}"
     );
 }
+
+/// Decision 0064: with `mergeAndDeploy.authors` set, a Renovate file that is not JSON5
+/// is named by `check` at its line, as the reason a tick would merge nothing.
+#[test]
+fn check_names_a_renovate_file_that_is_not_json5_at_its_line() {
+    let repo = tempfile::tempdir().unwrap();
+    for (path, text) in [
+        (
+            "sluiceway.yaml",
+            "mergeAndDeploy:\n  authors: [\"renovate[bot]\"]\nstacks:\n  - path: k8s\n    tool: kubectl\n",
+        ),
+        ("k8s/cm.yaml", "kind: ConfigMap\n"),
+        (
+            "renovate.json",
+            "{\n  \"automergeStrategy\": \"squash\"\n  \"extends\": []\n}\n",
+        ),
+    ] {
+        let file = repo.path().join(path);
+        fs::create_dir_all(file.parent().unwrap()).unwrap();
+        fs::write(file, text).unwrap();
+    }
+    let out = sluiceway(&["check", "--repo", repo.path().to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "a warning: {}",
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stderr).contains(
+            "warning: renovate.json:3:3: not JSON5, so the merge method it asks for cannot be read"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -523,6 +523,31 @@ fn a_wrong_input_fails_the_step_naming_it() {
         "{}",
         ran.log
     );
+    // A notification channel that could leak a message, or a topic that is no number:
+    // the step stops before anything runs or is sent, naming the input, never the value.
+    for (inputs, named) in [
+        (
+            vec![("webhook-url", "http://hooks.example/secret-path")],
+            "the input `webhook-url` is \"(hidden)\"; it takes an https:// address, or http:// to a loopback address",
+        ),
+        (
+            vec![
+                ("telegram-bot-token", "42:secret-token"),
+                ("telegram-chat-id", "-100"),
+                ("telegram-thread-id", "general"),
+            ],
+            "the input `telegram-thread-id` is \"general\"; it takes a forum topic's whole-number id",
+        ),
+    ] {
+        let ran = job.run_with(&bed, "push", &sha, &path, &inputs);
+        assert_eq!(ran.code, Some(1), "{}", ran.log);
+        assert!(ran.log.contains(named), "{}", ran.log);
+        assert!(
+            !ran.log.contains("secret-path") && !ran.log.contains("Using opentofu"),
+            "{}",
+            ran.log
+        );
+    }
     assert!(
         bed.github
             .open_issues_labelled("sluiceway")
