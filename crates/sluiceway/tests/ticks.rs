@@ -1200,7 +1200,8 @@ fn the_channels_hear_of_a_refused_tick_and_a_deploy_and_one_that_hangs_never_tur
         refused.log
     );
 
-    receivers.answer("slack", Answer::Ok);
+    // Slack sends the sender on to the webhook: a redirect is an answer, never followed.
+    receivers.answer("slack", Answer::RedirectTo("/webhook/in"));
     tick(&bed, number, "alice", "network");
     let deployed = on_edit(&bed, &mut job, &sha, number, &[]);
     assert_eq!(deployed.code, Some(0), "{}", deployed.log);
@@ -1211,11 +1212,24 @@ fn the_channels_hear_of_a_refused_tick_and_a_deploy_and_one_that_hangs_never_tur
         .filter(|r| r.raw.contains("deployed"))
         .map(|r| (r.channel, r.raw.clone()))
         .collect();
-    let channels: std::collections::BTreeSet<&str> = told.iter().map(|(c, _)| *c).collect();
+    let channels: Vec<&str> = told.iter().map(|(c, _)| *c).collect();
+    assert_eq!(
+        channels.iter().filter(|c| **c == "webhook").count(),
+        1,
+        "the redirect was not followed: {told:?}"
+    );
+    let channels: std::collections::BTreeSet<&str> = channels.into_iter().collect();
     assert_eq!(
         channels,
         ["slack", "telegram", "webhook"].into(),
         "{told:?}"
+    );
+    assert!(
+        deployed
+            .log
+            .contains("::warning::Notification not sent to Slack: it answered 302."),
+        "{}",
+        deployed.log
     );
     let telegram = receivers.of("telegram");
     let last = &telegram.last().unwrap().body;

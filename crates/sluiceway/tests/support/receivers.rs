@@ -24,6 +24,8 @@ pub(crate) enum Answer {
     ServerError,
     /// Holds the request longer than any sender waits.
     Hang,
+    /// Sends the sender on to another receiver of this set, which a sender must not follow.
+    RedirectTo(&'static str),
 }
 
 /// One request as it arrived.
@@ -121,7 +123,8 @@ async fn take(
     path: String,
     raw: Bytes,
     judge: fn(&Value) -> Option<String>,
-) -> StatusCode {
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
     let raw = String::from_utf8_lossy(&raw).into_owned();
     let (body, stray) = match serde_json::from_str::<Value>(&raw) {
         Ok(body) => {
@@ -142,12 +145,15 @@ async fn take(
         shared.answers.get(channel).copied().unwrap_or(Answer::Ok)
     };
     match (answer, stray) {
-        (_, Some(_)) => StatusCode::BAD_REQUEST,
-        (Answer::Ok, None) => StatusCode::OK,
-        (Answer::ServerError, None) => StatusCode::INTERNAL_SERVER_ERROR,
+        (_, Some(_)) => StatusCode::BAD_REQUEST.into_response(),
+        (Answer::Ok, None) => StatusCode::OK.into_response(),
+        (Answer::ServerError, None) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
         (Answer::Hang, None) => {
             tokio::time::sleep(Duration::from_secs(60)).await;
-            StatusCode::OK
+            StatusCode::OK.into_response()
+        }
+        (Answer::RedirectTo(to), None) => {
+            (StatusCode::FOUND, [(axum::http::header::LOCATION, to)]).into_response()
         }
     }
 }
@@ -156,7 +162,7 @@ async fn slack(
     State(shared): State<Arc<Mutex<Shared>>>,
     Path(rest): Path<String>,
     raw: Bytes,
-) -> StatusCode {
+) -> axum::response::Response {
     take(&shared, "slack", rest, raw, slack_shape).await
 }
 
@@ -164,7 +170,7 @@ async fn webhook(
     State(shared): State<Arc<Mutex<Shared>>>,
     Path(rest): Path<String>,
     raw: Bytes,
-) -> StatusCode {
+) -> axum::response::Response {
     take(&shared, "webhook", rest, raw, webhook_shape).await
 }
 
@@ -172,9 +178,10 @@ async fn telegram(
     State(shared): State<Arc<Mutex<Shared>>>,
     Path(bot): Path<String>,
     raw: Bytes,
-) -> StatusCode {
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
     if bot != "bot4242:AAbb_cc-dd" {
-        return StatusCode::NOT_FOUND;
+        return StatusCode::NOT_FOUND.into_response();
     }
     take(&shared, "telegram", bot, raw, telegram_shape).await
 }
