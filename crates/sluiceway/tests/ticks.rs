@@ -437,6 +437,21 @@ fn a_tick_the_bot_wrote_over_and_back_is_still_credited_to_the_person() {
     );
 }
 
+/// The job runs the workflow `file`, which the emulator knows: dispatches name it and
+/// its runs can be listed.
+fn runs_workflow(bed: &Bed, job: &mut Job, file: &str) {
+    bed.emulator
+        .act(Act::AddWorkflow {
+            repo: REPO.into(),
+            file: file.into(),
+        })
+        .unwrap();
+    job.env.push((
+        "GITHUB_WORKFLOW_REF".into(),
+        format!("{REPO}/.github/workflows/{file}@refs/heads/main"),
+    ));
+}
+
 /// The quickstart with `storage:dev` depending on `network`, and the workflow the
 /// dispatches name.
 fn chained(bed: &Bed) -> (Job, String, u64) {
@@ -447,16 +462,7 @@ fn chained(bed: &Bed) -> (Job, String, u64) {
         "    name: dev\n    tool: opentofu\n    dependsOn: [network]\n",
     );
     std::fs::write(&config, text).unwrap();
-    bed.emulator
-        .act(Act::AddWorkflow {
-            repo: REPO.into(),
-            file: "deploy-dashboard.yml".into(),
-        })
-        .unwrap();
-    job.env.push((
-        "GITHUB_WORKFLOW_REF".into(),
-        format!("{REPO}/.github/workflows/deploy-dashboard.yml@refs/heads/main"),
-    ));
+    runs_workflow(bed, &mut job, "deploy-dashboard.yml");
     let sha = push(bed, "the first commit", &["network/main.tf"]);
     let ran = job.run(bed, "push", &sha);
     assert_eq!(ran.code, Some(0), "{}", ran.log);
@@ -1013,17 +1019,8 @@ fn a_trail_deploy_says_what_it_shipped_and_every_writer_keeps_the_line() {
 #[test]
 fn the_run_said_to_wait_for_a_runner_drops_the_line_when_it_writes() {
     let bed = Bed::new();
-    bed.emulator
-        .act(Act::AddWorkflow {
-            repo: REPO.into(),
-            file: "deploy.yml".into(),
-        })
-        .unwrap();
     let mut job = Job::new();
-    job.env.push((
-        "GITHUB_WORKFLOW_REF".into(),
-        format!("{REPO}/.github/workflows/deploy.yml@refs/heads/main"),
-    ));
+    runs_workflow(&bed, &mut job, "deploy.yml");
     let sha = push(&bed, "the first commit", &["network/main.tf"]);
     bed.emulator
         .act(Act::SetClock {
@@ -1112,16 +1109,7 @@ fn a_tick_on_a_bulk_box_no_run_picked_up_is_swept_by_the_scan_with_a_note_and_ke
     let bed = Bed::new();
     let (mut job, sha, number) = scanned(&bed);
     // The scan can ask GitHub whether a run of its workflow is on its way: none is.
-    bed.emulator
-        .act(Act::AddWorkflow {
-            repo: REPO.into(),
-            file: "deploy-dashboard.yml".into(),
-        })
-        .unwrap();
-    job.env.push((
-        "GITHUB_WORKFLOW_REF".into(),
-        format!("{REPO}/.github/workflows/deploy-dashboard.yml@refs/heads/main"),
-    ));
+    runs_workflow(&bed, &mut job, "deploy-dashboard.yml");
     tick(&bed, number, "alice", "Deploy all");
     let ran = job.run(&bed, "push", &sha);
     assert_eq!(ran.code, Some(0), "{}", ran.log);
@@ -1329,16 +1317,7 @@ fn a_green_update_merges_on_alices_tick_and_the_scan_after_deploys_it_once() {
         "on:\n  workflow_dispatch:\n    inputs:\n      sluiceway-merged:\n        required: false\n",
     )
     .unwrap();
-    bed.emulator
-        .act(Act::AddWorkflow {
-            repo: REPO.into(),
-            file: "deploy-dashboard.yml".into(),
-        })
-        .unwrap();
-    job.env.push((
-        "GITHUB_WORKFLOW_REF".into(),
-        format!("{REPO}/.github/workflows/deploy-dashboard.yml@refs/heads/main"),
-    ));
+    runs_workflow(&bed, &mut job, "deploy-dashboard.yml");
     let sha = push(
         &bed,
         "the first commit",

@@ -12,3 +12,13 @@ pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     temp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
+
+/// Appends `text` to a file, made when missing: the job summary, which every mode of a
+/// step (and the check) adds its own part to.
+pub(crate) fn append(path: &Path, text: &str) -> std::io::Result<()> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut out| out.write_all(text.as_bytes()))
+}

@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::Path;
 
 use serde::Serialize;
@@ -321,12 +320,7 @@ pub fn run(repo: &Path, voice: Voice<'_>, backend: bool, printer: &mut Printer) 
             printer.say(&out);
             if let Some(summary) = summary {
                 let text = summary_text(&report, &out);
-                let written = std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(summary)
-                    .and_then(|mut file| file.write_all(text.as_bytes()));
-                if let Err(e) = written {
+                if let Err(e) = crate::base::files::append(summary, &text) {
                     printer.say(&format!(
                         "::warning::The job summary could not be written: {e}"
                     ));

@@ -16,12 +16,7 @@ pub fn add_to_summary(job: &Job, text: &str, printer: &mut Printer) {
     let Some(file) = &job.summary_file else {
         return;
     };
-    let written = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(file)
-        .and_then(|mut out| out.write_all(text.as_bytes()));
-    if let Err(e) = written {
+    if let Err(e) = crate::base::files::append(file, text) {
         printer.say(&format!(
             "::warning::The job summary could not be written: {e}"
         ));
