@@ -324,7 +324,9 @@ impl Recorder<'_> {
     }
 
     /// Starts a command that keeps running, and waits (at most a minute) until it made
-    /// the project file `until`.
+    /// the project file `until`, or put a first entry in it when `until` is a folder:
+    /// Pulumi leaves its locks folder behind after an earlier update, so the folder
+    /// alone does not prove the lock is held.
     fn hold(
         &self,
         places: &Places,
@@ -348,7 +350,7 @@ impl Recorder<'_> {
         let held = Held(child);
         let marker = places.project.join(until);
         let started = std::time::Instant::now();
-        while !marker.exists() {
+        while !made(&marker) {
             if started.elapsed() > Duration::from_secs(60) {
                 return Err(format!("{until} did not appear within a minute"));
             }
@@ -491,6 +493,15 @@ impl Recorder<'_> {
             let _ = fs::remove_dir_all(&partial);
         }
         result
+    }
+}
+
+/// Whether a held command has made `marker`: a file that exists, or a folder with an
+/// entry in it.
+fn made(marker: &Path) -> bool {
+    match std::fs::read_dir(marker) {
+        Ok(mut entries) => entries.next().is_some(),
+        Err(_) => marker.exists(),
     }
 }
 
