@@ -308,6 +308,10 @@ fn dashboard_html_is_one_page_with_the_body_rendered() {
         !page.contains("<link ") && !page.contains("<script"),
         "nothing is loaded from elsewhere"
     );
+    assert!(
+        page.contains("src=\"data:image/svg+xml") && !page.contains("src=\"https://"),
+        "the pictures the body names are embedded, wherever they are served from"
+    );
 }
 
 #[test]

@@ -31,7 +31,19 @@ pub fn page(body: &str, title: &str, pictures: Option<&str>) -> String {
     )
 }
 
-/// An SVG as a `data:` address; percent-encoded so it stays readable in the page.
+/// Where a body's header pictures are served from: the address before `/<name>` of the
+/// first picture it shows, whatever release or fork wrote it. `None` when it shows none.
+pub fn pictures_base(body: &str) -> Option<&str> {
+    pictures::all().iter().find_map(|(name, _)| {
+        let end = body.find(&format!("/{name}\""))?;
+        let start = body[..end].rfind('"')? + 1;
+        Some(&body[start..end])
+    })
+}
+
+/// An SVG as a `data:` address; percent-encoded so it stays readable in the page. Spaces
+/// and commas are encoded too: a `srcset` (the dark picture's `<source>`) splits its
+/// candidates at them, and would drop the picture.
 fn data_address(svg: &str) -> String {
     let mut out = String::from("data:image/svg+xml;charset=utf-8,");
     for c in svg.chars() {
@@ -41,7 +53,8 @@ fn data_address(svg: &str) -> String {
             '"' => out.push_str("%22"),
             '<' => out.push_str("%3C"),
             '>' => out.push_str("%3E"),
-            '\n' | '\r' => out.push(' '),
+            ' ' | '\n' | '\r' | '\t' => out.push_str("%20"),
+            ',' => out.push_str("%2C"),
             c => out.push(c),
         }
     }
@@ -66,7 +79,7 @@ blockquote { border-left: 0.25em solid #d1d9e0; margin: 0; padding: 0 1em; color
 .markdown-alert-warning { border-left-color: #9a6700; } .markdown-alert-warning > .markdown-alert-title { color: #9a6700; }
 .markdown-alert-note { border-left-color: #0969da; } .markdown-alert-note > .markdown-alert-title { color: #0969da; }
 table { border-collapse: collapse; } td, th { border: 1px solid #d1d9e0; padding: 4px 8px; }
-@media (prefers-color-scheme: dark) { body { color: #f0f6fc; background: #0d1117; } code { background: #262c36; } }";
+@media (prefers-color-scheme: dark) { body { color: #f0f6fc; background: #0d1117; } code { background: #262c36; } a { color: #4493f8; } }";
 
 #[cfg(test)]
 mod tests {
@@ -103,11 +116,40 @@ mod tests {
     }
 
     #[test]
+    fn the_pictures_base_is_read_from_the_body() {
+        let (name, _) = &pictures::all()[0];
+        let body =
+            format!("<img alt=\"\" src=\"https://example.invalid/fork/v9/assets/header/{name}\">");
+        assert_eq!(
+            pictures_base(&body),
+            Some("https://example.invalid/fork/v9/assets/header")
+        );
+        assert_eq!(pictures_base("no pictures here"), None);
+    }
+
+    #[test]
     fn pictures_are_embedded_from_their_base_address() {
         let base = "https://example.invalid/v1/assets/header";
         let body = format!("<img src=\"{base}/in-sync-light.svg\">");
         let html = page(&body, "x", Some(base));
         assert!(!html.contains(base));
         assert!(html.contains("src=\"data:image/svg+xml;charset=utf-8,%3Csvg"));
+    }
+
+    #[test]
+    fn an_embedded_picture_is_one_srcset_candidate() {
+        let base = "https://example.invalid/v1/assets/header";
+        let body = format!("<picture><source srcset=\"{base}/in-sync-dark.svg\"></picture>");
+        let html = page(&body, "x", Some(base));
+        let address = html
+            .split("srcset=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap();
+        let after_prefix = address.trim_start_matches("data:image/svg+xml;charset=utf-8,");
+        assert!(
+            !after_prefix.contains([' ', ',']),
+            "a space or a comma would split the candidate: {address}"
+        );
     }
 }

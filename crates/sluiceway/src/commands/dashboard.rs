@@ -94,7 +94,8 @@ pub fn read(file: &Path, json: bool, printer: &mut Printer) -> Outcome {
     Outcome::Done
 }
 
-/// A self-contained HTML page that shows the body as GitHub-flavoured Markdown would.
+/// A self-contained HTML page that shows the body as GitHub-flavoured Markdown would,
+/// its header pictures embedded from the address the body names, so it draws offline.
 pub fn html(file: &Path, printer: &mut Printer) -> Outcome {
     let Some(body) = read_file(file, printer) else {
         return Outcome::Failed;
@@ -103,7 +104,8 @@ pub fn html(file: &Path, printer: &mut Printer) -> Outcome {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    printer.result(&crate::base::page::page(&body, &title, None));
+    let pictures = crate::base::page::pictures_base(&body);
+    printer.result(&crate::base::page::page(&body, &title, pictures));
     Outcome::Done
 }
 
