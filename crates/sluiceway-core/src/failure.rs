@@ -73,6 +73,100 @@ impl FailureReason {
     }
 }
 
+impl FailureReason {
+    /// One reason of every kind, with example figures where a reason carries one: the
+    /// list the book's reference of failure reasons is drawn from. A new kind joins it,
+    /// and [`FailureReason::remedy`]'s match will not compile until it says what to do.
+    pub fn every() -> Vec<FailureReason> {
+        use FailureReason::*;
+        vec![
+            ToolError { exit_code: Some(1) },
+            ToolError { exit_code: None },
+            TimedOut { minutes: 10 },
+            DeployTimedOut { minutes: 30 },
+            UnreadableOutput,
+            UnknownStep,
+            OutputTooLarge,
+            ChangedSincePreview,
+            Busy,
+            ReleaseFailed,
+            ConfigurationError,
+            AuthenticationError,
+            ResourceError,
+            StackNotFound,
+            ToolTimedOut,
+            NotSupported {
+                what: "a Terragrunt unit",
+            },
+            ToolUnusable { tool: "tofu" },
+            EnvFileNotLoaded,
+            Internal,
+        ]
+    }
+
+    /// What a person does about it, in Sluiceway's words: the row names the reason, the
+    /// job log holds the tool's own words.
+    pub fn remedy(&self) -> &'static str {
+        use FailureReason::*;
+        match self {
+            ToolError { exit_code: Some(_) } => {
+                "Read the tool's own words in the job log of the run the row links. A scan tries once more after a pause, so a row that still shows it failed twice; fix the code or the credentials, then push or tick the rescan box."
+            }
+            ToolError { exit_code: None } => {
+                "The runner has no such program, or it is not executable. Install the tool in a step before Sluiceway's, or put it on the PATH."
+            }
+            TimedOut { .. } => {
+                "Raise `preview-timeout` (or the stack's `previewTimeout`), or find out in the job log what the tool waited on: a provider that hangs, a lock, a prompt."
+            }
+            DeployTimedOut { .. } => {
+                "The deploy was interrupted, so the stack may be half deployed: read the job log, check the state, and let the next scan show what is left. Raise `deploy-timeout` if deploys of this size are normal."
+            }
+            UnreadableOutput | UnknownStep => {
+                "The tool printed something this version cannot read, often a newer tool than Sluiceway was recorded with. Pin the tool to a version the book's tool pages list, and report the job log's detail line (it names a place, never a value)."
+            }
+            OutputTooLarge => {
+                "The stack is too large to preview as one: split it into smaller stacks, or narrow what the tool renders."
+            }
+            ChangedSincePreview => {
+                "Nothing was deployed. Something moved between the tick and the deploy (a push, a change by hand). The next scan previews the stack again; tick the new row if it still says what you want."
+            }
+            Busy => {
+                "Another run holds the stack's state lock. Wait for it; the next scan previews the stack. If no run is going, the lock is stale: release it with the tool (`tofu force-unlock`, `pulumi cancel`)."
+            }
+            ReleaseFailed => {
+                "Repair the release with helm (a rollback, or a fixed upgrade by hand), then scan again; Sluiceway never upgrades from a state nobody previewed."
+            }
+            ConfigurationError => {
+                "Fix the stack's configuration: the job log names what the tool missed (a config value, a bad project file). A retry fails the same way."
+            }
+            AuthenticationError => {
+                "Give the job the credentials the stack's tool needs (`sluiceway check` names them), and check they reach this job's environment."
+            }
+            ResourceError => {
+                "A resource operation failed inside the tool; the job log says which. Fix the cause in the code or the cloud, then scan again."
+            }
+            StackNotFound => {
+                "Create the stack in its backend (`pulumi stack init`), or set `createInBackend: true` on its entry so a scan creates it."
+            }
+            ToolTimedOut => {
+                "The tool's own time limit stopped it; raise that limit in the tool's settings, or find what it waited on in the job log."
+            }
+            NotSupported { .. } => {
+                "This version has no adapter for the stack. Leave it out with `ignore`, or deploy it another way until a version that supports it."
+            }
+            ToolUnusable { .. } => {
+                "Install the tool, at least at the version the book's tool page names, in a step before Sluiceway's."
+            }
+            EnvFileNotLoaded => {
+                "Make the stack's `envFile` exist and hold only `NAME=value` lines; the job log names the line that is wrong, and `sluiceway check` finds it too."
+            }
+            Internal => {
+                "A fault in Sluiceway itself; the other stacks went on. Scan again, and report the job log's detail."
+            }
+        }
+    }
+}
+
 impl fmt::Display for FailureReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -5,8 +5,7 @@
 //! own line, and emoji as emoji. Without Chromium the test says so and passes, but
 //! not in CI, where `.ci/run` installs it.
 //!
-//! The screenshot in docs/ is made the same way:
-//! `chromium --headless --screenshot=docs/dashboard.png --window-size=1000,900 <page>`.
+//! The book's pictures are drawn the same way, by `scripts/draw-dashboards.sh`.
 
 #![allow(
     clippy::print_stderr,

@@ -17,6 +17,7 @@ const ALLOWED: &[(&str, &str)] = &[
     ("sluiceway-dashboard", "sluiceway-core"),
     ("sluiceway-fixtures", "sluiceway-core"),
     ("sluiceway-fixtures", "sluiceway-tools"),
+    ("sluiceway-book", "sluiceway-core"),
 ];
 
 /// Crates the pure core must never reach, even indirectly.

@@ -19,12 +19,14 @@ pub struct RawConfig {
     /// How the dashboard issue looks.
     pub dashboard: RawDashboard,
     /// Who may tick a box: `write`, `maintain`, `admin`, or a list of GitHub logins.
+    #[schemars(example = &"maintain")]
     pub tickers: Option<RawTickers>,
     /// `false` stops every dashboard deploy; ticks are cleared with a note.
     pub deploys: bool,
     /// Logins (a deploy bot, a console) whose deployment records, opened outside the
     /// dashboard, a scheduled or dispatched run starts and deploys after the same hash and
     /// value checks as a tick; an open record anyone else opened is ended, never deployed.
+    #[schemars(example = &examples::CONFIG_RECORD_WRITERS)]
     pub record_writers: Vec<String>,
     /// Weekly windows in the dashboard's time zone; a tick outside them waits.
     pub deploy_windows: Vec<RawDeployWindow>,
@@ -39,12 +41,14 @@ pub struct RawConfig {
     /// Whether rows carry a fingerprint of the values they do not show.
     pub value_fingerprint: bool,
     /// Rego policy files or directories run against every preview.
+    #[schemars(example = &examples::CONFIG_POLICIES)]
     pub policies: Vec<String>,
     /// Cost estimates for OpenTofu and Terraform stacks.
     pub cost: RawCost,
     /// How rows name the changes that reached a stack.
     pub attribution: RawAttribution,
     /// Ordered phase names; a stack in a phase waits on every stack of earlier phases.
+    #[schemars(example = &examples::CONFIG_PHASES)]
     pub phases: Vec<String>,
     /// Per-stack settings, and the declaration of stacks files alone cannot name.
     pub stacks: Vec<RawStackEntry>,
@@ -98,6 +102,7 @@ pub struct RawDashboard {
     /// Draw no boxes at all: the dashboard only shows.
     pub read_only: bool,
     /// Property paths whose old and new values may appear on a row.
+    #[schemars(example = &examples::DASHBOARD_SHOW_VALUES)]
     pub show_values: Vec<String>,
     /// How many ended deploys the trail lists (0 hides it).
     #[schemars(range(min = 0, max = 50))]
@@ -105,6 +110,7 @@ pub struct RawDashboard {
     /// An IANA time zone such as `Europe/Amsterdam`.
     pub time_zone: String,
     /// The order of the sections; unnamed sections follow in their default order.
+    #[schemars(example = &examples::DASHBOARD_SECTIONS)]
     pub sections: Vec<Section>,
     /// `false` moves deploying and queued rows into one closed fold at the end.
     pub deploying_section: bool,
@@ -157,7 +163,7 @@ impl Default for RawDashboard {
 }
 
 /// A dashboard section, by its key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, serde::Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum Section {
     Deploying,
@@ -169,7 +175,7 @@ pub enum Section {
     RecentlyDeployed,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum InSyncSection {
     Fold,
@@ -177,14 +183,14 @@ pub enum InSyncSection {
     Off,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum DestroyAlert {
     Destroys,
     Always,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum PendingDetail {
     Full,
@@ -215,10 +221,13 @@ pub enum PermissionLevel {
 pub struct RawDeployWindow {
     /// The weekdays the window opens on.
     #[schemars(length(min = 1))]
+    #[schemars(example = &examples::DEPLOY_WINDOW_DAYS)]
     pub days: Vec<Weekday>,
     /// Opening time, `HH:MM`.
+    #[schemars(example = &"09:00")]
     pub from: String,
     /// Closing time, `HH:MM` (exclusive; `24:00` allowed).
+    #[schemars(example = &"16:00")]
     pub to: String,
 }
 
@@ -255,10 +264,13 @@ impl Weekday {
 #[serde(deny_unknown_fields)]
 pub struct RawFreeze {
     /// Start, `YYYY-MM-DDTHH:MM` in the dashboard's zone.
+    #[schemars(example = &"2026-12-21T00:00")]
     pub from: String,
     /// End (exclusive), `YYYY-MM-DDTHH:MM` in the dashboard's zone.
+    #[schemars(example = &"2027-01-04T09:00")]
     pub to: String,
     /// Shown on the dashboard while the freeze is near or active.
+    #[schemars(example = &"End-of-year freeze")]
     pub reason: Option<String>,
 }
 
@@ -273,7 +285,11 @@ pub enum RawIgnore {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawIgnoreWithReason {
+    /// A glob over stack ids; the stacks it matches are left out.
+    #[schemars(example = &"sandbox/*")]
     pub glob: String,
+    /// Why the stacks are left out; `check` shows it beside them.
+    #[schemars(example = &"experiments, deployed by hand")]
     pub reason: String,
 }
 
@@ -282,6 +298,7 @@ pub struct RawIgnoreWithReason {
 #[serde(default, deny_unknown_fields, rename_all = "camelCase")]
 pub struct RawScan {
     /// Globs of files that claim no stack and never force a full scan.
+    #[schemars(example = &examples::SCAN_UNRELATED)]
     pub unrelated: Vec<String>,
     /// Print the tool's own diff, values included, into the job log.
     pub log_diff: bool,
@@ -291,6 +308,7 @@ pub struct RawScan {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RawDrift {
+    /// Compare state with reality on scheduled and manual scans.
     pub enabled: bool,
 }
 
@@ -298,9 +316,11 @@ pub struct RawDrift {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RawCost {
+    /// Estimate the monthly cost change of OpenTofu and Terraform stacks with changes.
     pub enabled: bool,
     /// Monthly increase above which a deploy on merge waits for a tick.
     #[schemars(range(min = 0))]
+    #[schemars(example = 50.0)]
     pub threshold: Option<f64>,
 }
 
@@ -344,6 +364,7 @@ impl Default for RawDiscovery {
 #[serde(default, deny_unknown_fields)]
 pub struct RawMergeAndDeploy {
     /// Pull-request authors whose updates one tick merges, such as `renovate[bot]`.
+    #[schemars(example = &examples::MERGE_AND_DEPLOY_AUTHORS)]
     pub authors: Vec<String>,
     /// Preview each listed update as it would be after the merge.
     pub preview: bool,
@@ -353,6 +374,7 @@ pub struct RawMergeAndDeploy {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RawNotify {
+    /// The events sent: `pending`, `drift`, `deployed`, `failed`, `refused`.
     pub events: Vec<NotifyEvent>,
 }
 
@@ -393,26 +415,35 @@ impl NotifyEvent {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RawStackEntry {
     /// The stack's directory, relative to the repository root (`.` is the root).
+    #[schemars(example = &"infra/network")]
     pub path: String,
     /// The stack's name within its directory; without it the entry covers every stack there.
+    #[schemars(example = &"prod")]
     pub name: Option<String>,
     /// Declares a stack driven by this tool.
     pub tool: Option<ToolName>,
     /// An explicit id for the one stack this entry covers.
+    #[schemars(example = &"network")]
     pub id: Option<String>,
     /// The deployment environment the stack deploys to.
+    #[schemars(example = &"production")]
     pub environment: Option<String>,
     /// Replaces the top-level tick rule for these stacks.
+    #[schemars(example = &examples::STACK_ENTRY_TICKERS)]
     pub tickers: Option<RawTickers>,
     /// Extra globs (from the repository root) whose changes this stack claims.
     #[serde(default)]
+    #[schemars(example = &examples::STACK_ENTRY_INPUTS)]
     pub inputs: Vec<String>,
     /// Minutes a preview may take.
     #[schemars(range(min = 1))]
+    #[schemars(example = 20)]
     pub preview_timeout: Option<u32>,
     /// Stack ids this stack waits on, or `auto` to read them from Pulumi stack references.
+    #[schemars(example = &examples::STACK_ENTRY_DEPENDS_ON)]
     pub depends_on: Option<RawDependsOn>,
     /// The phase this stack belongs to, or `{ from: <Pulumi project key> }`.
+    #[schemars(example = &"network")]
     pub phase: Option<RawPhase>,
     /// `on-tick` (default) or `on-merge`.
     pub deploy: Option<DeployTrigger>,
@@ -421,13 +452,17 @@ pub struct RawStackEntry {
     /// The drift check for these stacks.
     pub drift: Option<RawDrift>,
     /// Whether these rows carry a hidden-value fingerprint.
+    #[schemars(example = false)]
     pub value_fingerprint: Option<bool>,
     /// A `NAME=value` file loaded for the tool, over the step's own.
+    #[schemars(example = &".env.network")]
     pub env_file: Option<String>,
     /// Policies added to the top-level ones.
     #[serde(default)]
+    #[schemars(example = &examples::STACK_ENTRY_POLICIES)]
     pub policies: Vec<String>,
     /// Pulumi only: create the stack in its backend when the scan finds it missing.
+    #[schemars(example = true)]
     pub create_in_backend: Option<bool>,
     /// Cost settings for these stacks.
     pub cost: Option<RawCost>,
@@ -470,6 +505,7 @@ pub enum RawPhase {
 pub struct RawPhaseFrom {
     /// The Pulumi project key that holds the phase name: `config.<key>` as text, or its
     /// `value` or `default`, else the top-level key; a secret is never read.
+    #[schemars(example = &"phase")]
     pub from: String,
 }
 
@@ -485,32 +521,45 @@ pub enum DeployTrigger {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RawOptions {
     /// opentofu/terraform: the workspace, passed as `TF_WORKSPACE`.
+    #[schemars(example = &"prod")]
     pub workspace: Option<String>,
     /// opentofu/terraform: `-var-file` arguments, relative to the stack's directory.
+    #[schemars(example = &examples::OPTIONS_VAR_FILES)]
     pub var_files: Option<Vec<String>>,
     /// opentofu/terraform: a wrapper in front of the tool.
     pub wrapper: Option<Wrapper>,
     /// helm: the release name.
+    #[schemars(example = &"web")]
     pub release: Option<String>,
     /// helm (required) and kubectl: the namespace, a DNS label.
+    #[schemars(example = &"web")]
     pub namespace: Option<String>,
     /// helm: `./…` or `../…` for a local chart, else `repo/name` or `oci://…`.
+    #[schemars(example = &"./charts/web")]
     pub chart: Option<String>,
     /// helm: the exact chart version, required for chart references.
+    #[schemars(example = &"1.4.2")]
     pub version: Option<String>,
     /// helm: `--values` files, in order.
+    #[schemars(example = &examples::OPTIONS_VALUES_FILES)]
     pub values_files: Option<Vec<String>>,
     /// helm: create the namespace on deploy.
+    #[schemars(example = true)]
     pub create_namespace: Option<bool>,
     /// kubectl: the kubeconfig context.
+    #[schemars(example = &"homelab")]
     pub context: Option<String>,
     /// kubectl: include manifests in every subdirectory.
+    #[schemars(example = true)]
     pub recursive: Option<bool>,
     /// kubectl: delete objects removed from the manifests, through Sluiceway's own inventory.
+    #[schemars(example = true)]
     pub prune: Option<bool>,
     /// kubectl: take over fields another manager owns.
+    #[schemars(example = true)]
     pub force_conflicts: Option<bool>,
     /// kubectl: the server-side apply field manager.
+    #[schemars(example = &"platform-team")]
     pub field_manager: Option<String>,
 }
 
@@ -519,4 +568,24 @@ pub struct RawOptions {
 pub enum Wrapper {
     Terragrunt,
     Cdktf,
+}
+
+/// The examples of list keys, for the schema and the book: `#[schemars(example)]` takes
+/// an expression, and an array literal is one only syn's full parser reads, which a
+/// crate built alone does not enable.
+mod examples {
+    pub(super) const CONFIG_RECORD_WRITERS: [&str; 1] = ["deploy-bot[bot]"];
+    pub(super) const CONFIG_POLICIES: [&str; 1] = ["policy/"];
+    pub(super) const CONFIG_PHASES: [&str; 3] = ["network", "platform", "apps"];
+    pub(super) const DASHBOARD_SHOW_VALUES: [&str; 2] = ["spec.replicas", "tags.*"];
+    pub(super) const DASHBOARD_SECTIONS: [&str; 2] = ["deploying", "pending"];
+    pub(super) const DEPLOY_WINDOW_DAYS: [&str; 4] = ["monday", "tuesday", "wednesday", "thursday"];
+    pub(super) const SCAN_UNRELATED: [&str; 2] = ["docs/**", "*.md"];
+    pub(super) const MERGE_AND_DEPLOY_AUTHORS: [&str; 1] = ["renovate[bot]"];
+    pub(super) const STACK_ENTRY_TICKERS: [&str; 2] = ["alice", "bob"];
+    pub(super) const STACK_ENTRY_INPUTS: [&str; 1] = ["modules/vpc/**"];
+    pub(super) const STACK_ENTRY_DEPENDS_ON: [&str; 1] = ["network"];
+    pub(super) const STACK_ENTRY_POLICIES: [&str; 1] = ["policy/network/"];
+    pub(super) const OPTIONS_VAR_FILES: [&str; 1] = ["prod.tfvars"];
+    pub(super) const OPTIONS_VALUES_FILES: [&str; 2] = ["values.yaml", "values-prod.yaml"];
 }
