@@ -4,7 +4,8 @@
 use sluiceway_dashboard::pictures;
 
 /// The page for a body, rendered as GitHub renders an issue: task-list boxes on their
-/// row's line, emoji shortcodes, alerts. With `pictures`, the header pictures served
+/// row's line, emoji shortcodes, alerts, and a line break wherever the body has one (an
+/// issue is not a document: GitHub keeps its newlines). With `pictures`, the header pictures served
 /// from that base address are embedded, so the page needs no network.
 pub fn page(body: &str, title: &str, pictures: Option<&str>) -> String {
     let mut options = comrak::Options::default();
@@ -16,6 +17,7 @@ pub fn page(body: &str, title: &str, pictures: Option<&str>) -> String {
     options.extension.alerts = true;
     options.render.tasklist_classes = true;
     options.render.r#unsafe = true;
+    options.render.hardbreaks = true;
     let mut content = comrak::markdown_to_html(body, &options);
     if let Some(base) = pictures {
         for (name, svg) in pictures::all() {
@@ -113,6 +115,16 @@ mod tests {
         assert!(html.contains("<div class=\"markdown-alert markdown-alert-caution\">"));
         assert!(!html.contains("[!CAUTION]"));
         assert!(html.contains("<li class=\"task-list-item\"><input type=\"checkbox\""));
+    }
+
+    #[test]
+    fn a_rows_second_line_is_a_line_of_its_own() {
+        let html = page(
+            "- [ ] **web** · 1 update\n  not deployed from this dashboard yet\n",
+            "x",
+            None,
+        );
+        assert!(html.contains("1 update<br />"), "{html}");
     }
 
     #[test]
