@@ -33,7 +33,7 @@ for body in "$bodies"/*.md; do
     [ "$theme" = dark ] && dark=(--force-dark-mode --blink-settings=preferredColorScheme=0)
     "$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking \
       --disable-component-update --disable-sync --no-first-run --hide-scrollbars \
-      --user-data-dir="$work/profile" "${dark[@]}" --window-size=1000,1100 \
+      --user-data-dir="$work/profile" "${dark[@]}" --window-size=1000,1200 \
       --screenshot="$pictures/$state-$theme.png" "file://$work/$state.html" 2>/dev/null
     [ -s "$pictures/$state-$theme.png" ] || { echo "chromium drew nothing for $state ($theme)" >&2; exit 1; }
   done

@@ -1,17 +1,27 @@
 //! The dashboards the book pictures, written by real scans: the book's one-job example
 //! (`docs/book/examples/one-job`) scanned, ticked and deployed by the real binary as an
-//! Actions job runs it, with the real `tofu`, against the emulator. Each state the book
-//! shows is reached for real and asserted by the line that defines it: the first scan,
-//! deploying, all in sync, pending with a delete (the caution block), a failed preview,
-//! and a freeze. With `SLUICEWAY_PICTURES=<dir>`, each body is also written there as
-//! `<state>.md`, for `scripts/draw-dashboards.sh` to draw in headless Chromium.
+//! Actions job runs it, with the real `tofu`, against the emulator; and its drift example
+//! (`docs/book/examples/drift`) with the real `kubectl` against the local control plane,
+//! since OpenTofu has no drift check. Each state the book shows is reached for real and
+//! asserted by the line that defines it: the first scan, deploying, all in sync, pending
+//! with a delete (the caution block), a failed preview, a freeze, and drift. With
+//! `SLUICEWAY_PICTURES=<dir>`, each body is also written there as `<state>.md`, for
+//! `scripts/draw-dashboards.sh` to draw in headless Chromium. Without the control plane
+//! the drift story says so and passes, but not in CI.
+
+#![allow(
+    clippy::print_stderr,
+    reason = "a test that cannot run here says so in the test log"
+)]
 
 mod support;
 
 use std::path::Path;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use jiff::{Timestamp, ToSpan};
+use sluiceway_fixtures::control_plane::{ControlPlane, cached_pair};
 use support::Bed;
 use support::job::*;
 
@@ -21,6 +31,13 @@ fn keep(state: &str, body: &str) {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(Path::new(&dir).join(format!("{state}.md")), body).unwrap();
     }
+}
+
+/// Where GitHub's clock starts: an hour behind the machine's, so the trail's times read
+/// as the same day as the scan line's. (The emulator's clock moves a second per event, and
+/// a record it dates after the scan's own start would read as newer than the scan.)
+fn an_hour_ago() -> Timestamp {
+    Timestamp::now().checked_sub(1.hour()).unwrap()
 }
 
 /// The body a scan wrote, which ended with `code`.
@@ -39,7 +56,7 @@ fn edit(job: &Job, path: &str, from: &str, to: &str) {
 
 #[test]
 fn the_books_dashboards_are_written_by_real_scans() {
-    let bed = Bed::new();
+    let bed = Bed::starting(an_hour_ago());
     let mut job = Job::of("docs/book/examples/one-job");
     let stacks = ["network", "storage:dev", "storage:prod"];
 
@@ -152,4 +169,81 @@ fn the_books_dashboards_are_written_by_real_scans() {
     let body = scan(&bed, &job, "push", &sha, 0);
     assert!(body.contains("Year-end change freeze"), "{body}");
     keep("freeze", &body);
+}
+
+/// `kubectl` with the control plane's kubeconfig, in the checkout.
+fn kubectl(kubectl: &Path, job: &Job, kubeconfig: &Path, args: &[&str]) {
+    let out = Command::new(kubectl)
+        .args(args)
+        .current_dir(job.checkout.path())
+        .env("KUBECONFIG", kubeconfig)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "kubectl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn the_books_drifted_dashboard_is_written_by_a_real_drift_check() {
+    let Some((binary, binaries)) = cached_pair("v1.34.5") else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must build the control plane and install kubectl"
+        );
+        eprintln!(
+            "notice: no control plane or kubectl here; the drifted picture's story was not run"
+        );
+        return;
+    };
+    let plane = ControlPlane::start(&binaries, &binary).unwrap();
+    let kubeconfig = plane.kubeconfig().to_owned();
+    let mut job = Job::of("docs/book/examples/drift");
+    job.env
+        .push(("KUBECONFIG".into(), kubeconfig.display().to_string()));
+
+    // Both stacks are deployed as the manifests say; then someone scales the cache by
+    // hand.
+    kubectl(&binary, &job, &kubeconfig, &["create", "namespace", "shop"]);
+    for stack in ["apps/cache", "apps/web"] {
+        kubectl(
+            &binary,
+            &job,
+            &kubeconfig,
+            &["apply", "--server-side", "--namespace=shop", "-f", stack],
+        );
+    }
+    kubectl(
+        &binary,
+        &job,
+        &kubeconfig,
+        &[
+            "patch",
+            "configmap",
+            "cache-settings",
+            "--namespace=shop",
+            "--type=merge",
+            "--patch",
+            r#"{"data":{"size":"4"}}"#,
+        ],
+    );
+
+    let bed = Bed::starting(an_hour_ago());
+    let sha = push(&bed, "the shop", &["apps/cache/settings.yaml"]);
+    let path = format!("{}:/usr/bin:/bin", binary.parent().unwrap().display());
+    let ran = job.run_with(&bed, "schedule", &sha, &path, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let body = bed.body(dashboard(&bed));
+    let rows = blocks(&body);
+    // The preview takes the field back (the stack owns it) and the drift check names
+    // the change made by hand: both on the cache's row.
+    assert!(rows["apps/cache"].contains("drift=\"true\""), "{body}");
+    assert!(
+        rows["apps/cache"].contains("1 changed outside the code"),
+        "{body}"
+    );
+    assert!(rows["apps/web"].contains("state=\"in-sync\""), "{body}");
+    keep("drifted", &body);
 }

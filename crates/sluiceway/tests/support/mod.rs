@@ -24,9 +24,14 @@ pub(crate) struct Bed {
 
 impl Bed {
     pub(crate) fn new() -> Bed {
+        Bed::starting("2026-03-01T09:00:00Z".parse().unwrap())
+    }
+
+    /// A bed whose GitHub's clock starts at `now`.
+    pub(crate) fn starting(now: jiff::Timestamp) -> Bed {
         let descriptions = Descriptions::shared().unwrap_or_else(|e| panic!("{e}"));
         let emulator = Emulator::start(
-            World::new("2026-03-01T09:00:00Z".parse().unwrap()),
+            World::new(now),
             Options {
                 descriptions: Some(descriptions),
                 ..Options::default()
