@@ -17,13 +17,12 @@
 mod support;
 
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use jiff::{Timestamp, ToSpan};
 use sluiceway_fixtures::control_plane::{ControlPlane, cached_pair};
-use support::Bed;
 use support::job::*;
+use support::{Bed, kubectl_run};
 
 /// Writes the body of `state` where the picture script asked, when it asked.
 fn keep(state: &str, body: &str) {
@@ -171,21 +170,6 @@ fn the_books_dashboards_are_written_by_real_scans() {
     keep("freeze", &body);
 }
 
-/// `kubectl` with the control plane's kubeconfig, in the checkout.
-fn kubectl(kubectl: &Path, job: &Job, kubeconfig: &Path, args: &[&str]) {
-    let out = Command::new(kubectl)
-        .args(args)
-        .current_dir(job.checkout.path())
-        .env("KUBECONFIG", kubeconfig)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "kubectl {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 #[test]
 fn the_books_drifted_dashboard_is_written_by_a_real_drift_check() {
     let Some((binary, binaries)) = cached_pair("v1.34.5") else {
@@ -204,31 +188,23 @@ fn the_books_drifted_dashboard_is_written_by_a_real_drift_check() {
     job.env
         .push(("KUBECONFIG".into(), kubeconfig.display().to_string()));
 
-    // Both stacks are deployed as the manifests say; then someone scales the cache by
+    // Both stacks are deployed as the manifests say; then someone resizes the cache by
     // hand.
-    kubectl(&binary, &job, &kubeconfig, &["create", "namespace", "shop"]);
+    let checkout = job.checkout.path().to_owned();
+    let kubectl = |args: &[&str]| kubectl_run(&binary, &kubeconfig, args, &checkout);
+    kubectl(&["create", "namespace", "shop"]);
     for stack in ["apps/cache", "apps/web"] {
-        kubectl(
-            &binary,
-            &job,
-            &kubeconfig,
-            &["apply", "--server-side", "--namespace=shop", "-f", stack],
-        );
+        kubectl(&["apply", "--server-side", "--namespace=shop", "-f", stack]);
     }
-    kubectl(
-        &binary,
-        &job,
-        &kubeconfig,
-        &[
-            "patch",
-            "configmap",
-            "cache-settings",
-            "--namespace=shop",
-            "--type=merge",
-            "--patch",
-            r#"{"data":{"size":"4"}}"#,
-        ],
-    );
+    kubectl(&[
+        "patch",
+        "configmap",
+        "cache-settings",
+        "--namespace=shop",
+        "--type=merge",
+        "--patch",
+        r#"{"data":{"size":"4"}}"#,
+    ]);
 
     let bed = Bed::starting(an_hour_ago());
     let sha = push(&bed, "the shop", &["apps/cache/settings.yaml"]);

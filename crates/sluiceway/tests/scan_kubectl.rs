@@ -23,7 +23,7 @@ use sluiceway_dashboard::reader;
 use sluiceway_fixtures::control_plane::{ControlPlane, cached_pair};
 use sluiceway_github::GitHub;
 use support::receivers::{Answer, Receivers};
-use support::{Bed, REPO};
+use support::{Bed, REPO, kubectl_run};
 
 const CANARY: &str = "CANARY-VALUE-7f3a";
 const NAMESPACE: &str = "sluiceway-e2e";
@@ -38,20 +38,6 @@ fn config_map(name: &str, key: &str, value: &str) -> String {
     format!(
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n  namespace: {NAMESPACE}\ndata:\n  {key}: {value}\n"
     )
-}
-
-fn kubectl_run(kubectl: &Path, kubeconfig: &Path, args: &[&str], cwd: &Path) {
-    let out = Command::new(kubectl)
-        .args(args)
-        .current_dir(cwd)
-        .env("KUBECONFIG", kubeconfig)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "kubectl {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 #[test]

@@ -132,6 +132,22 @@ pub(crate) fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// Runs the real `kubectl` against a control plane, as a person changing the cluster by
+/// hand would; the test fails when it fails.
+pub(crate) fn kubectl_run(kubectl: &Path, kubeconfig: &Path, args: &[&str], cwd: &Path) {
+    let out = Command::new(kubectl)
+        .args(args)
+        .current_dir(cwd)
+        .env("KUBECONFIG", kubeconfig)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "kubectl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// `sluiceway-stand-in`, the tool that answers from recordings: beside the binary under
 /// test when the whole workspace was built, else built now.
 pub(crate) fn stand_in() -> &'static Path {
