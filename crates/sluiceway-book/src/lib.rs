@@ -6,9 +6,10 @@
 //! product reads, written into the book's sources and committed, so a reader of the
 //! repository sees them too; a test draws them again and fails when a committed page is
 //! not what the code draws today. The pages people write are checked for what mdBook does
-//! not check: a key of `sluiceway.yaml` named in code that the file does not have, and a
-//! YAML example written inline instead of included from a file the tests read. The built
-//! book's links are checked last (`links`).
+//! not check: a key of `sluiceway.yaml` named in code that the file does not have, a
+//! YAML example written inline instead of included from a file the tests read, and an
+//! include of a file that is not there. The built book's links are checked last
+//! (`links`).
 
 pub mod action;
 pub mod configuration;
