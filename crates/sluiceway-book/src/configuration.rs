@@ -336,7 +336,7 @@ fn with_companions(example: &mut Value, path: &str, declared: &Value, own: &Valu
             "./charts/web"
         };
         for (name, value) in [("release", "web"), ("namespace", "web"), ("chart", chart)] {
-            if name != option && scope.get("options").is_none_or(|o| o.get(name).is_none()) {
+            if scope.get("options").is_none_or(|o| o.get(name).is_none()) {
                 insert_path(
                     scope,
                     &format!("options.{name}"),

@@ -75,8 +75,9 @@ impl FailureReason {
 
 impl FailureReason {
     /// One reason of every kind, with example figures where a reason carries one: the
-    /// list the book's reference of failure reasons is drawn from. A new kind joins it,
-    /// and [`FailureReason::remedy`]'s match will not compile until it says what to do.
+    /// list the book's reference of failure reasons is drawn from. A kind added to the
+    /// enum must be added here too; [`FailureReason::remedy`]'s match, which will not
+    /// compile until it says what to do about the new kind, is the reminder.
     pub fn every() -> Vec<FailureReason> {
         use FailureReason::*;
         vec![
