@@ -171,19 +171,22 @@ pub struct StackSettings {
     /// `deploy`: on a tick, or on merge (decision 0095).
     pub deploy: DeployTrigger,
     /// The env file its tool gets over the step's (decision 0103).
-    pub env_file: Option<EnvFileSetting>,
+    pub env_file: Option<NamedPath>,
+    /// The Rego files and folders its pending previews are judged by: the top-level
+    /// `policies`, then those of every entry that covers it (decision 0106).
+    pub policies: Vec<NamedPath>,
 }
 
-/// `stacks[].envFile`: the file, from the repository root, and where `sluiceway.yaml`
-/// names it, so a file that cannot be loaded is reported at its key.
+/// A file or folder from the repository root, and where `sluiceway.yaml` names it
+/// (`stacks[].envFile`, `policies[]`), so one that cannot be loaded is reported at its key.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EnvFileSetting {
+pub struct NamedPath {
     pub path: String,
     pub key: KeyPath,
     pub position: Position,
 }
 
-impl EnvFileSetting {
+impl NamedPath {
     /// A problem with the file, pointing at the key that names it in `file`.
     pub fn problem(&self, file: &str, message: impl Into<String>) -> ConfigProblem {
         ConfigProblem {
@@ -211,6 +214,7 @@ impl Default for StackSettings {
             deploy_windows: Windows::default(),
             deploy: DeployTrigger::OnTick,
             env_file: None,
+            policies: Vec::new(),
         }
     }
 }

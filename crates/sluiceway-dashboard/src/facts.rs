@@ -68,6 +68,9 @@ pub struct RowFacts {
     pub fingerprint: Option<String>,
     /// The drift check ran and failed (decision 0121): the row says drift not checked.
     pub drift_check_failed: bool,
+    /// A policy failed on the pending change (decision 0106): the row has no box, and a
+    /// tick or a bulk box that reaches it deploys nothing.
+    pub policy_failed: bool,
     /// A digest of what a pending or drifted row was drawn from, apart from its
     /// attribution and its preview link (ADR 0029): a scan of the same commit that would
     /// draw it from the same keeps the block as it is.
@@ -110,6 +113,7 @@ impl RowFacts {
                     ""
                 },
             )
+            .with("policy", if self.policy_failed { "failed" } else { "" })
             .with("drawn", self.drawn.clone().unwrap_or_default())
     }
 
@@ -148,6 +152,7 @@ impl RowFacts {
                 .filter(|f| !f.is_empty())
                 .map(str::to_owned),
             drift_check_failed: marker.get("drift-check") == Some("failed"),
+            policy_failed: marker.get("policy") == Some("failed"),
             drawn: marker
                 .get("drawn")
                 .filter(|d| !d.is_empty())

@@ -1,7 +1,7 @@
 //! A stack's preview page (decision 0050): the check run a pending or drifted row links
 //! to, on the scanned commit. Its title and summary say what the row says; its text lists
-//! every change with full property paths, deletes and replaces first. No value and no
-//! tool text, like every page Sluiceway writes.
+//! every change with full property paths, deletes and replaces first, after every policy
+//! that failed on it. No value and no tool text, like every page Sluiceway writes.
 
 use std::fmt::Write as _;
 
@@ -11,6 +11,7 @@ use sluiceway_core::stack::StackId;
 use crate::escape;
 use crate::rows::{counts_in_words, drift_in_words};
 use crate::summary::change_line;
+use crate::view::Policed;
 
 /// GitHub's limit on a check run's text, in UTF-8 bytes.
 pub const TEXT_LIMIT: usize = 65_535;
@@ -40,7 +41,9 @@ pub fn name(stack: &StackId) -> String {
     format!("sluiceway / {stack}")
 }
 
-pub fn render(diff: &Diff, links: &PageLinks) -> Page {
+/// A pending or drifted stack's page; with the policies' answer when they judged its
+/// change, their failures listed first (decision 0106).
+pub fn render(diff: &Diff, policed: Option<&Policed>, links: &PageLinks) -> Page {
     let drift = diff.drift.as_deref().unwrap_or_default();
     let counts = if diff.changes.is_empty() {
         drift_in_words(drift)
@@ -53,6 +56,28 @@ pub fn render(diff: &Diff, links: &PageLinks) -> Page {
         .iter()
         .any(|c| matches!(c.op, Op::Delete | Op::Replace));
     let mut summary = format!("**{}** · {counts}\n\n", escape::text(diff.stack.as_str()));
+    let failures = match policed {
+        Some(Policed::Failed(failures)) => failures.as_slice(),
+        _ => &[],
+    };
+    if !failures.is_empty() {
+        let _ = write!(
+            summary,
+            ":no_entry: {}, so this change has no box on the dashboard until it passes; they are listed first.\n\n",
+            if failures.len() == 1 {
+                "1 policy failed".to_owned()
+            } else {
+                format!("{} policies failed", failures.len())
+            }
+        );
+    }
+    if let Some(Policed::NotRun(reason)) = policed {
+        let _ = write!(
+            summary,
+            ":warning: The policies did not run: {}. Nothing was checked.\n\n",
+            escape::text(reason)
+        );
+    }
     if destroys {
         summary.push_str(
             ":warning: This change deletes or replaces resources; they are listed first.\n\n",
@@ -70,6 +95,16 @@ pub fn render(diff: &Diff, links: &PageLinks) -> Page {
     let mut ordered: Vec<_> = diff.changes.iter().collect();
     ordered.sort_by_key(|c| !matches!(c.op, Op::Delete | Op::Replace));
     let mut lines: Vec<String> = Vec::new();
+    if !failures.is_empty() {
+        lines.push("### Policies failed".to_owned());
+        lines.extend(failures.iter().map(|f| {
+            format!(
+                "- <code>{}</code> · {}",
+                escape::text(&f.namespace),
+                escape::text(&crate::rows::policy_message(&f.message))
+            )
+        }));
+    }
     if !ordered.is_empty() {
         lines.push("### Changes".to_owned());
         lines.extend(ordered.iter().map(|c| change_line(c)));
@@ -109,7 +144,7 @@ pub fn for_pull_request(
     );
     match preview {
         PullPreview::Diff(diff) => {
-            let mut page = render(diff, links);
+            let mut page = render(diff, None, links);
             let empty = diff.changes.is_empty() && diff.drift.as_ref().is_none_or(Vec::is_empty);
             if empty {
                 page.title = format!("{stack} · no changes");
@@ -187,11 +222,28 @@ mod tests {
         );
         update.changed_keys = vec!["spec.template.spec.containers[0].image".into()];
         let delete = Change::new("ConfigMap/web/old", "ConfigMap", "old", Op::Delete);
-        let page = render(&diff(vec![update, delete]), &links());
+        let page = render(&diff(vec![update, delete]), None, &links());
         insta::assert_snapshot!(format!(
             "{}\n---\n{}\n---\n{}\n---\n{}",
             page.name, page.title, page.summary, page.text
         ));
+    }
+
+    #[test]
+    fn a_page_lists_every_policy_failure_before_the_changes() {
+        let delete = Change::new("ConfigMap/web/old", "ConfigMap", "old", Op::Delete);
+        let failures = (1..=7)
+            .map(|i| crate::view::PolicyFailure {
+                namespace: if i % 2 == 0 { "main" } else { "prod.network" }.into(),
+                message: format!("rule {i}: <b>old</b> must stay\nsecond line"),
+            })
+            .collect();
+        let page = render(
+            &diff(vec![delete]),
+            Some(&Policed::Failed(failures)),
+            &links(),
+        );
+        insta::assert_snapshot!(format!("{}\n---\n{}", page.summary, page.text));
     }
 
     #[test]
@@ -208,7 +260,7 @@ mod tests {
                 c
             })
             .collect();
-        let page = render(&diff(changes), &links());
+        let page = render(&diff(changes), None, &links());
         assert!(page.text.len() <= TEXT_LIMIT);
         let last = page.text.lines().last().unwrap();
         assert!(

@@ -15,7 +15,7 @@ use sluiceway_core::diff::{Change, Diff, Op, code_unit_order};
 
 use crate::escape;
 use crate::facts::{RowFacts, RowState};
-use crate::view::{Attributed, Attribution, FailureLine, Links, Row, State, credit};
+use crate::view::{Attributed, Attribution, FailureLine, Links, Policed, Row, State, credit};
 
 const ROW_END: &str = "  <!-- /sluiceway:row -->";
 /// Paths one fold line names before it counts the rest.
@@ -53,6 +53,66 @@ pub(crate) struct RenderedRow {
 
 /// A note under a row: escaped as any text, but for the emoji shortcode it may open with
 /// (`:information_source:`), which stays one.
+/// The most policy failures a row lists; the rest are counted, and the preview page
+/// lists them all.
+const POLICY_FAILURES_LISTED: usize = 5;
+
+/// The longest policy message a row shows, in characters.
+const POLICY_MESSAGE_CHARS: usize = 200;
+
+/// The lines a row gets from its policies (decision 0106). A shortened or redacted row
+/// keeps the count and the link, never a message. `link` is the preview page, or the
+/// summary when the row has none.
+fn policy_lines(policed: &Policed, brief: bool, link: &str, summary: &str) -> Vec<String> {
+    match policed {
+        Policed::Passed => Vec::new(),
+        Policed::NotRun(reason) => vec![format!(
+            "  :warning: the policies did not run: {}. Nothing was checked, see the [summary]({summary}).",
+            escape::text(reason)
+        )],
+        Policed::Failed(failures) => {
+            let count = plural(failures.len(), "policy failed", "policies failed");
+            if brief {
+                return vec![format!(
+                    "  :no_entry: **{count}**, so this change has no box until it passes. See the [preview]({link})."
+                )];
+            }
+            let mut lines = vec![format!(
+                "  :no_entry: **{count}**, so this change has no box until it passes:"
+            )];
+            lines.extend(failures.iter().take(POLICY_FAILURES_LISTED).map(|f| {
+                format!(
+                    "  :no_entry: <code>{}</code> · {}",
+                    escape::text(&f.namespace),
+                    escape::text(&policy_message(&f.message))
+                )
+            }));
+            if failures.len() > POLICY_FAILURES_LISTED {
+                lines.push(format!(
+                    "  :no_entry: and {} more, see the [preview]({link})",
+                    failures.len() - POLICY_FAILURES_LISTED
+                ));
+            }
+            lines
+        }
+    }
+}
+
+/// A message as one line: control characters become spaces, and it is cut to
+/// [`POLICY_MESSAGE_CHARS`].
+pub(crate) fn policy_message(message: &str) -> String {
+    let mut one_line: String = message
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(POLICY_MESSAGE_CHARS + 1)
+        .collect();
+    if one_line.chars().count() > POLICY_MESSAGE_CHARS {
+        one_line = one_line.chars().take(POLICY_MESSAGE_CHARS - 1).collect();
+        one_line.push('…');
+    }
+    one_line
+}
+
 fn note_line(note: &str) -> String {
     let shortcode = note.strip_prefix(':').and_then(|rest| {
         let end = rest.find(':')?;
@@ -538,10 +598,18 @@ pub(crate) fn render(row: &Row, level: u8, style: &Style<'_>) -> RenderedRow {
             let attribution = attribution
                 .as_ref()
                 .filter(|_| detail == PendingDetail::Full);
+            let failed = matches!(row.policies, Some(Policed::Failed(_)));
+            facts.policy_failed = failed;
+            let summary = style.links.summary.as_str();
+            let link = preview.as_deref().unwrap_or(summary);
+            let policed = row
+                .policies
+                .iter()
+                .flat_map(|p| policy_lines(p, level >= 1 || style.layout.redact, link, summary));
             diff_row(
                 DiffRow {
                     id: &id,
-                    box_,
+                    box_: if failed { "- " } else { box_ },
                     diff,
                     preview: preview.as_deref(),
                     attribution,
@@ -553,7 +621,7 @@ pub(crate) fn render(row: &Row, level: u8, style: &Style<'_>) -> RenderedRow {
                 &mut facts,
                 &mut lines,
                 failure.clone(),
-                notes.clone(),
+                notes.clone().chain(policed),
             );
         }
         State::Drifted { diff, preview } => {

@@ -224,6 +224,27 @@ pub struct Row {
     pub notes: Vec<String>,
     /// The drift check ran and failed (decision 0121); said on pending and in-sync rows.
     pub drift_not_checked: bool,
+    /// What the policies said about a pending change, when any were asked.
+    pub policies: Option<Policed>,
+}
+
+/// What the policies said about a pending row's change (decision 0106).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Policed {
+    /// No rule failed (warnings go to the job log): the row is drawn as without policies.
+    Passed,
+    /// At least one rule failed: the row has no box, and lists what failed.
+    Failed(Vec<PolicyFailure>),
+    /// The policies could not be run, for Sluiceway's reason in a few words (never the
+    /// interpreter's): the row keeps its box and says nothing was checked.
+    NotRun(String),
+}
+
+/// One failed rule's result: its namespace and the message its author wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PolicyFailure {
+    pub namespace: String,
+    pub message: String,
 }
 
 impl Row {
@@ -235,13 +256,15 @@ impl Row {
             failure: None,
             notes: Vec::new(),
             drift_not_checked: false,
+            policies: None,
         }
     }
 
     /// What a pending or drifted row is drawn from, apart from its attribution and its
     /// preview link, as a digest (ADR 0029): the release that draws it, its state, the diff
     /// (by its hash, which covers every change and drift and every value shown) and value
-    /// fingerprint, its failure line, its notes and the drift remark. `None` for a row in
+    /// fingerprint, its failure line, its notes, the drift remark and what the policies
+    /// said. `None` for a row in
     /// any other state. The scan compares it with the live row's to keep a block whose
     /// every input is the same, attribution and page included, without asking again.
     pub fn drawn(&self, version: &str) -> Option<String> {
@@ -256,7 +279,7 @@ impl Row {
                 f.reason, f.ticker, f.on_merge, f.at, f.run
             )
         });
-        let parts = [
+        let mut parts = vec![
             version.to_owned(),
             state.to_owned(),
             diff.hash(),
@@ -265,6 +288,19 @@ impl Row {
             self.notes.join("\u{1f}"),
             self.drift_not_checked.to_string(),
         ];
+        // Only a row the policies judged has this part, so the digests of rows without
+        // policies stay what they were before policies acted.
+        if let Some(policed) = &self.policies {
+            parts.push(match policed {
+                Policed::Passed => "passed".to_owned(),
+                Policed::NotRun(reason) => reason.clone(),
+                Policed::Failed(failures) => failures
+                    .iter()
+                    .map(|f| format!("{}\u{1f}{}", f.namespace, f.message))
+                    .collect::<Vec<_>>()
+                    .join("\u{1d}"),
+            });
+        }
         Some(sluiceway_core::fingerprint::short_digest(
             &parts.join("\u{1e}"),
         ))
@@ -460,7 +496,7 @@ impl BulkNote {
     pub fn changed(confirm: &Confirm, rows: &[crate::reader::RowBlock]) -> BulkNote {
         let now: Vec<(&str, &str)> = rows
             .iter()
-            .filter(|r| confirm.section.holds(r.facts.state))
+            .filter(|r| confirm.section.holds(&r.facts))
             .filter_map(|r| Some((r.facts.stack.as_str(), r.facts.hash.as_deref()?)))
             .collect();
         let named: Vec<(&str, &str)> = confirm
@@ -513,13 +549,15 @@ impl BulkSection {
         }
     }
 
-    /// The rows a bulk box of this section deploys: pending rows, or drifted ones.
-    pub fn holds(self, state: Option<crate::facts::RowState>) -> bool {
+    /// The rows a bulk box of this section deploys: pending rows, or drifted ones; never
+    /// a row a policy took the box off.
+    pub fn holds(self, facts: &crate::facts::RowFacts) -> bool {
         use crate::facts::RowState;
-        match self {
-            BulkSection::Pending => state == Some(RowState::Pending),
-            BulkSection::Drift => state == Some(RowState::Drift),
-        }
+        !facts.policy_failed
+            && match self {
+                BulkSection::Pending => facts.state == Some(RowState::Pending),
+                BulkSection::Drift => facts.state == Some(RowState::Drift),
+            }
     }
 }
 
@@ -556,7 +594,7 @@ impl Confirm {
     pub fn holds_for(&self, rows: &[crate::reader::RowBlock]) -> bool {
         let mut now: Vec<(&str, &str)> = rows
             .iter()
-            .filter(|r| self.section.holds(r.facts.state))
+            .filter(|r| self.section.holds(&r.facts))
             .filter_map(|r| Some((r.facts.stack.as_str(), r.facts.hash.as_deref()?)))
             .collect();
         let mut named: Vec<(&str, &str)> = self

@@ -85,6 +85,7 @@ fn pending(stack: &str, changes: Vec<Change>) -> Row {
         failure: None,
         notes: vec![],
         drift_not_checked: false,
+        policies: None,
     }
 }
 
@@ -175,6 +176,7 @@ fn every_state() -> View {
         failure: None,
         notes: vec![],
         drift_not_checked: false,
+        policies: None,
     };
     let simple = |stack: &str, state: State| Row {
         stack: id(stack),
@@ -182,6 +184,7 @@ fn every_state() -> View {
         failure: None,
         notes: vec![],
         drift_not_checked: false,
+        policies: None,
     };
     let mut view = view(vec![
         billing,
@@ -840,5 +843,83 @@ fn deploys_made_outside_the_dashboard_are_on_the_trail() {
     assert_eq!(
         outside::from_markers(&reader::read(&body).outside),
         view.outside
+    );
+}
+
+/// A pending row that deletes a bucket, with what its policies said (decision 0106).
+fn policed_row(stack: &str, policies: Option<Policed>) -> Row {
+    Row {
+        policies,
+        ..pending(stack, vec![change("aws_s3_bucket/logs", Op::Delete, &[])])
+    }
+}
+
+fn failures(n: usize) -> Policed {
+    Policed::Failed(
+        (1..=n)
+            .map(|i| PolicyFailure {
+                namespace: if i % 2 == 0 { "main" } else { "prod.storage" }.into(),
+                message: format!(
+                    "aws_s3_bucket.logs must not be deleted #{i} @alice <b>now</b>\r\nsee www.example.com"
+                ),
+            })
+            .collect(),
+    )
+}
+
+/// Each row's block, by stack.
+fn policy_blocks(body: &str) -> Vec<(String, String, bool)> {
+    reader::read(body)
+        .rows
+        .into_iter()
+        .map(|b| (b.facts.stack.clone(), b.text, b.facts.policy_failed))
+        .collect()
+}
+
+#[test]
+fn rows_say_what_the_policies_said() {
+    let rows = vec![
+        policed_row("one", Some(failures(1))),
+        policed_row("seven", Some(failures(7))),
+        policed_row(
+            "long",
+            Some(Policed::Failed(vec![PolicyFailure {
+                namespace: "main".into(),
+                message: "x".repeat(300),
+            }])),
+        ),
+        policed_row("passed", Some(Policed::Passed)),
+        policed_row(
+            "unjudged",
+            Some(Policed::NotRun("a policy does not parse".into())),
+        ),
+        policed_row("plain", None),
+    ];
+    let body = body::render(&view(rows)).unwrap();
+    let read = policy_blocks(&body);
+    let failed: Vec<&str> = read
+        .iter()
+        .filter(|(_, _, failed)| *failed)
+        .map(|(s, _, _)| s.as_str())
+        .collect();
+    assert_eq!(failed, ["long", "one", "seven"]);
+    for (stack, text, failed) in &read {
+        assert_eq!(text.starts_with("- [ ] "), !failed, "{stack}: {text}");
+    }
+    let shown: Vec<String> = read.iter().map(|(_, text, _)| text.clone()).collect();
+    insta::assert_snapshot!(shown.join("\n"));
+}
+
+#[test]
+fn a_redacted_row_keeps_only_the_count() {
+    let mut view = view(vec![policed_row("seven", Some(failures(7)))]);
+    view.layout.redact = true;
+    let body = body::render(&view).unwrap();
+    let (_, text, failed) = &policy_blocks(&body)[0];
+    assert!(*failed);
+    assert!(
+        text.contains("  :no_entry: **7 policies failed**, so this change has no box until it passes. See the [preview](https://github.com/acme/infra/runs/5).")
+            && !text.contains("must not be deleted"),
+        "{text}"
     );
 }

@@ -72,6 +72,7 @@ fn row(stack: &str, changes: usize, key_length: usize) -> Row {
         failure: None,
         notes: vec![],
         drift_not_checked: false,
+        policies: None,
     }
 }
 

@@ -16,6 +16,7 @@ use crate::helm;
 use crate::kubectl;
 use crate::kubernetes::rendered_set::RenderedSet;
 use crate::opentofu::{self, Binary, SavedPlan};
+pub use crate::preview_document::PreviewDocument;
 use crate::pulumi;
 pub use crate::pulumi::Ensured;
 pub use crate::pulumi::history::{DeployKind, Deployed};
@@ -91,11 +92,22 @@ pub struct Step<T> {
     pub log: ToolLog,
 }
 
-/// What a preview found, and what it kept for a deploy when asked.
+/// What a preview found, and what it kept for a deploy or read for the policies when
+/// asked.
 #[derive(Debug)]
 pub struct Previewed {
     pub diff: Diff,
     pub kept: Option<Kept>,
+    pub document: Option<PreviewDocument>,
+}
+
+/// What a preview hands back besides its diff.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Asks {
+    /// What its deploy must apply ([`Kept`]).
+    pub keep: bool,
+    /// The tool's preview document, for the policies.
+    pub document: bool,
 }
 
 /// What a deploy applies as is: only the adapter that made it reads it, and it is
@@ -287,45 +299,50 @@ impl Adapter {
         }
     }
 
-    /// Previews the stack; with `keep`, hands back what its deploy must apply.
-    pub fn preview(&self, ctx: &Context<'_>, keep: bool) -> Step<Previewed> {
+    /// Previews the stack, handing back what `asks` names besides the diff.
+    pub fn preview(&self, ctx: &Context<'_>, asks: Asks) -> Step<Previewed> {
+        let Asks { keep, document } = asks;
         match self {
             Adapter::Kubectl(stack) => {
-                let p = kubectl::preview(stack, ctx, keep);
+                let p = kubectl::preview(stack, ctx, keep, document);
                 Step {
                     result: p.result.map(|r| Previewed {
                         diff: r.diff,
                         kept: r.set.map(|s| Kept(KeptBy::RenderedSet(s))),
+                        document: r.document,
                     }),
                     log: p.log,
                 }
             }
             Adapter::RootModule(stack) => {
-                let p = opentofu::preview(stack, ctx, keep);
+                let p = opentofu::preview(stack, ctx, keep, document);
                 Step {
                     result: p.result.map(|r| Previewed {
                         diff: r.diff,
                         kept: r.plan.map(|p| Kept(KeptBy::Plan(p))),
+                        document: r.document,
                     }),
                     log: p.log,
                 }
             }
             Adapter::Helm(stack) => {
-                let p = helm::preview(stack, ctx, keep);
+                let p = helm::preview(stack, ctx, keep, document);
                 Step {
                     result: p.result.map(|r| Previewed {
                         diff: r.diff,
                         kept: r.render.map(|s| Kept(KeptBy::Render(s))),
+                        document: r.document,
                     }),
                     log: p.log,
                 }
             }
             Adapter::Pulumi(stack) => {
-                let p = pulumi::preview(stack, ctx);
+                let p = pulumi::preview(stack, ctx, document);
                 Step {
                     result: p.result.map(|r| Previewed {
                         diff: r.diff,
                         kept: keep.then(|| Kept(KeptBy::Stack(stack.id.clone()))),
+                        document: r.document,
                     }),
                     log: p.log,
                 }

@@ -11,6 +11,7 @@ pub mod helm;
 pub mod kubectl;
 pub mod kubernetes;
 pub mod opentofu;
+pub mod preview_document;
 pub mod process;
 pub mod pulumi;
 pub mod recording;

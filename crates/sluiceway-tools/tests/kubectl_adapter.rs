@@ -123,7 +123,7 @@ impl Job {
 fn preview_failure(stdout: String, code: i32) -> (FailureReason, Vec<String>) {
     let job = Job::new();
     let runner = Answering::new(move |_| exited(code, &stdout));
-    let preview = kubectl::preview(&web(), &job.ctx(&runner), false);
+    let preview = kubectl::preview(&web(), &job.ctx(&runner), false, false);
     let failure = preview.result.unwrap_err();
     (failure.reason, failure.detail)
 }
@@ -217,11 +217,11 @@ fn exit_codes_time_limits_and_caps_map_to_fixed_reasons() {
     ];
     for (outcome, reason) in cases {
         let runner = Answering::new(move |_| outcome.clone());
-        let preview = kubectl::preview(&web(), &job.ctx(&runner), false);
+        let preview = kubectl::preview(&web(), &job.ctx(&runner), false, false);
         assert_eq!(preview.result.unwrap_err().reason, reason);
     }
     let runner = Answering::new(|_| exited(2, ""));
-    let preview = kubectl::preview(&web(), &job.ctx(&runner), false);
+    let preview = kubectl::preview(&web(), &job.ctx(&runner), false, false);
     assert_eq!(
         preview.log.job_log_lines(),
         ["warning: from the tool"],
@@ -252,7 +252,7 @@ fn command_lines_and_environment_of_preview_tool_diff_and_deploy() {
         field_manager: Some("sluiceway-web".into()),
     };
     let ctx = job.ctx(&runner);
-    let previewed = kubectl::preview(&stack, &ctx, true).result.unwrap();
+    let previewed = kubectl::preview(&stack, &ctx, true, false).result.unwrap();
     kubectl::tool_diff(&stack, &ctx).result.unwrap();
     let set = previewed.set.unwrap();
     kubectl::deploy(&stack, &ctx, &set).result.unwrap();
@@ -315,11 +315,11 @@ fn the_rendered_set_is_private_removed_and_refused_when_changed() {
         exited(1, &update)
     });
     let ctx = job.ctx(&runner);
-    kubectl::preview(&web(), &ctx, false).result.unwrap();
+    kubectl::preview(&web(), &ctx, false, false).result.unwrap();
     let removed = seen.lock().unwrap().clone().unwrap();
     assert!(!removed.exists(), "a preview that keeps no set removes it");
 
-    let kept = kubectl::preview(&web(), &ctx, true)
+    let kept = kubectl::preview(&web(), &ctx, true, false)
         .result
         .unwrap()
         .set
@@ -406,4 +406,33 @@ fn fuzzer_finds_stay_fixed() {
         }
     }
     assert!(seen >= 1);
+}
+
+#[test]
+fn the_rendered_objects_are_the_document_one_by_one_when_asked() {
+    let Some(update) = recorded("update", "diff.stdout") else {
+        return;
+    };
+    let job = Job::new();
+    let runner = Answering::new(move |_| exited(1, &update));
+    let ctx = job.ctx(&runner);
+    let previewed = kubectl::preview(&web(), &ctx, false, true).result.unwrap();
+    let document = previewed.document.expect("the objects, asked for");
+    let kinds: Vec<&str> = document
+        .documents()
+        .iter()
+        .map(|o| o["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["ConfigMap", "Deployment", "Secret", "Service"],
+        "one document per object of the four files, in the set's order"
+    );
+    assert!(
+        kubectl::preview(&web(), &ctx, false, false)
+            .result
+            .unwrap()
+            .document
+            .is_none()
+    );
 }

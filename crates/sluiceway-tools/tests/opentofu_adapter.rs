@@ -49,21 +49,30 @@ fn lab(example: &Path) -> Stack {
     }
 }
 
+/// A job's context over `runner`, with a minute's limit and no value list.
+fn context<'a>(
+    runner: &'a Replay,
+    env: &'a BTreeMap<String, String>,
+    scratch: &'a Path,
+) -> Context<'a> {
+    Context {
+        runner,
+        env,
+        repository: "",
+        scratch,
+        time_limit: Duration::from_secs(60),
+        deploy_limit: None,
+        values: &NO_VALUES,
+    }
+}
+
 #[test]
 fn the_plan_lives_in_a_private_directory_that_goes_away() {
     let scratch = tempfile::tempdir().unwrap();
     let env = BTreeMap::new();
     let (runner, example) = replay("same-plan-twice");
-    let ctx = Context {
-        runner: &runner,
-        env: &env,
-        repository: "",
-        scratch: scratch.path(),
-        time_limit: Duration::from_secs(60),
-        deploy_limit: None,
-        values: &NO_VALUES,
-    };
-    let first = opentofu::preview(&lab(&example), &ctx, false)
+    let ctx = context(&runner, &env, scratch.path());
+    let first = opentofu::preview(&lab(&example), &ctx, false, false)
         .result
         .unwrap();
     assert!(first.plan.is_none());
@@ -72,7 +81,7 @@ fn the_plan_lives_in_a_private_directory_that_goes_away() {
         0,
         "nothing of a preview that keeps no plan is left"
     );
-    let kept = opentofu::preview(&lab(&example), &ctx, true)
+    let kept = opentofu::preview(&lab(&example), &ctx, true, false)
         .result
         .unwrap()
         .plan
@@ -98,7 +107,7 @@ fn a_saved_plan_of_another_stack_is_refused_before_anything_runs() {
         deploy_limit: None,
         values: &NO_VALUES,
     };
-    let plan = opentofu::preview(&lab(&example), &ctx, true)
+    let plan = opentofu::preview(&lab(&example), &ctx, true, false)
         .result
         .unwrap()
         .plan
@@ -134,4 +143,40 @@ fn the_json_log_becomes_words_without_planned_changes() {
     opentofu::log_words(&recorded.outputs[0].0, &mut log);
     let lines = log.job_log_lines().join("\n");
     assert!(!lines.contains("CANARY") && !lines.contains("planned_change"));
+}
+
+#[test]
+fn the_plan_document_is_read_only_when_asked_and_its_debug_holds_no_value() {
+    let scratch = tempfile::tempdir().unwrap();
+    let env = BTreeMap::new();
+    let (runner, example) = replay("mixed");
+    let ctx = context(&runner, &env, scratch.path());
+    let previewed = opentofu::preview(&lab(&example), &ctx, false, true)
+        .result
+        .unwrap();
+    let shown = format!("{previewed:?}");
+    let document = previewed.document.expect("the plan document, asked for");
+    let [plan] = document.documents() else {
+        panic!("a plan is one document");
+    };
+    let deleted: Vec<&str> = plan["resource_changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["change"]["actions"] == serde_json::json!(["delete"]))
+        .map(|c| c["address"].as_str().unwrap())
+        .collect();
+    assert_eq!(deleted, ["terraform_data.trigger"]);
+    assert!(
+        plan.to_string().contains("CANARY-SECRET"),
+        "the document is the tool's, values included"
+    );
+    for shown in [format!("{document:?}"), shown] {
+        assert!(!shown.contains("CANARY"), "{shown}");
+    }
+    assert_eq!(
+        fs::read_dir(scratch.path()).unwrap().count(),
+        0,
+        "nothing is left on disk"
+    );
 }

@@ -266,7 +266,7 @@ fn main() {
     let github = HttpGitHub::new(Endpoints::at(&base).unwrap(), "t", REPO);
     let (hash, fingerprint) = {
         // The hash and the value fingerprint a scan would show: the fresh preview's.
-        use sluiceway_tools::adapter::{Adapter, Context};
+        use sluiceway_tools::adapter::{Adapter, Asks, Context};
         let stack = sluiceway_core::stack::StackId::given("network");
         let runner = SystemRunner::default();
         let files = checkout.path().to_owned();
@@ -288,7 +288,7 @@ fn main() {
             values: &NO_VALUES,
         };
         adapter.preparations()[0].run(&ctx).result.unwrap();
-        let diff = adapter.preview(&ctx, false).result.unwrap().diff;
+        let diff = adapter.preview(&ctx, Asks::default()).result.unwrap().diff;
         (diff.hash(), diff.fingerprint())
     };
     let record = github

@@ -516,30 +516,6 @@ fn network_deploys_on_merge(job: &Job) {
     std::fs::write(&file, text).unwrap();
 }
 
-/// Network's code without its subnets: a change that deletes a resource.
-fn drop_the_subnets(job: &Job) {
-    let main = job.file("network/main.tf");
-    let text = std::fs::read_to_string(&main).unwrap();
-    let kept = &text[..text
-        .find("resource \"terraform_data\" \"subnets\"")
-        .unwrap()];
-    std::fs::write(
-        &main,
-        format!("{kept}output \"vpc\" {{\n  value = terraform_data.vpc.output\n}}\n"),
-    )
-    .unwrap();
-}
-
-/// A push to the default branch, as `login` sent it.
-fn pushed_by(login: &str) -> String {
-    serde_json::json!({
-        "ref": "refs/heads/main",
-        "repository": { "default_branch": "main" },
-        "sender": { "login": login },
-    })
-    .to_string()
-}
-
 #[test]
 fn a_stack_that_deploys_on_merge_deploys_on_the_push_for_the_pusher_and_a_delete_waits_for_a_tick()
 {

@@ -14,6 +14,16 @@ use support::workspace;
 /// A key, the test file (from `crates/`) and the test in it that proves the key's effect.
 const PROVEN: &[(&str, &str, &str)] = &[
     (
+        "policies",
+        "sluiceway/tests/policies.rs",
+        "a_policy_that_denies_a_delete_takes_the_box_off_that_row_and_the_scan_after_the_fix_restores_it",
+    ),
+    (
+        "stacks[].policies",
+        "sluiceway/tests/policies.rs",
+        "policies_that_cannot_be_used_are_named_by_check_and_a_scan_keeps_the_boxes",
+    ),
+    (
         "mergeAndDeploy.preview",
         "sluiceway/tests/ticks.rs",
         "a_green_update_merges_on_alices_tick_and_the_scan_after_deploys_it_once",
@@ -604,12 +614,7 @@ fn every_input_of_the_action_is_proven_by_a_test_or_listed_as_not_acted_on_yet()
 /// A file that sets one listed key, and the key as the warning names it.
 fn setting(key: &str) -> (&'static str, &'static str) {
     match key {
-        "policies" => ("policies: [policy]\n", "policies"),
         "cost" => ("cost:\n  enabled: true\n", "cost"),
-        "stacks[].policies" => (
-            "stacks:\n  - path: network\n    tool: opentofu\n    policies: [policy]\n",
-            "stacks[0].policies",
-        ),
         "stacks[].cost" => (
             "cost:\n  enabled: true\nstacks:\n  - path: network\n    tool: opentofu\n    cost: { enabled: false }\n",
             "stacks[0].cost",
@@ -676,7 +681,7 @@ fn every_key_not_acted_on_makes_check_and_a_scan_warn_by_name() {
     }
     // A scan names them too, at the file's lines (in words: a person runs this one).
     let repo = repository(
-        "cost:\n  enabled: true\nstacks:\n  - path: network\n    tool: opentofu\n    policies: [policy]\n",
+        "cost:\n  enabled: true\nstacks:\n  - path: network\n    tool: opentofu\n    options: { wrapper: terragrunt }\n",
     );
     let out = tempfile::tempdir().unwrap();
     let scan = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
@@ -696,7 +701,7 @@ fn every_key_not_acted_on_makes_check_and_a_scan_warn_by_name() {
         String::from_utf8_lossy(&scan.stdout),
         String::from_utf8_lossy(&scan.stderr)
     );
-    for (line, key) in [(1, "cost"), (6, "stacks[0].policies")] {
+    for (line, key) in [(1, "cost"), (6, "stacks[0].options.wrapper")] {
         assert!(
             said.contains(&format!("warning: sluiceway.yaml:{line}:"))
                 && said.contains(&format!(

@@ -38,6 +38,7 @@ fn pending(stack: &str, address: &str) -> Row {
         failure: None,
         notes: vec![],
         drift_not_checked: false,
+        policies: None,
     }
 }
 

@@ -12,6 +12,7 @@ const ALLOWED: &[(&str, &str)] = &[
     ("sluiceway", "sluiceway-core"),
     ("sluiceway", "sluiceway-dashboard"),
     ("sluiceway", "sluiceway-github"),
+    ("sluiceway", "sluiceway-policy"),
     ("sluiceway", "sluiceway-tools"),
     ("sluiceway-tools", "sluiceway-core"),
     ("sluiceway-dashboard", "sluiceway-core"),

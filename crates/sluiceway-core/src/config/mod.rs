@@ -18,7 +18,7 @@ pub use raw::{PermissionLevel, RawConfig, RawDashboard, Wrapper};
 pub use schema::json_schema;
 
 use crate::calendar::{Calendar, Windows};
-use crate::stack::{EnvFileSetting, TickRule, Tool, ToolOptions};
+use crate::stack::{NamedPath, TickRule, Tool, ToolOptions};
 pub use raw::DeployTrigger;
 
 /// The names the file may have at the repository root; both at once is an error.
@@ -38,6 +38,8 @@ pub struct Config {
     pub calendar: Calendar,
     /// The top-level `deployWindows`, whole; none means any time.
     pub deploy_windows: Windows,
+    /// The top-level `policies`, every stack's first.
+    pub policies: Vec<NamedPath>,
     /// Keys the file sets that this version does not act on yet, which every run names.
     pub unacted: Vec<unacted::Unacted>,
     /// The paths whose values rows may show (`dashboard.showValues`; none under
@@ -86,7 +88,9 @@ pub struct StackEntry {
     /// `deploy`: on a tick (the default) or on merge.
     pub deploy: Option<DeployTrigger>,
     /// `envFile`, over the step's own.
-    pub env_file: Option<EnvFileSetting>,
+    pub env_file: Option<NamedPath>,
+    /// `policies`, added to the top-level ones for the stacks it covers.
+    pub policies: Vec<NamedPath>,
 }
 
 impl StackEntry {

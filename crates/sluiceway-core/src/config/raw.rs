@@ -40,7 +40,13 @@ pub struct RawConfig {
     pub drift: RawDrift,
     /// Whether rows carry a fingerprint of the values they do not show.
     pub value_fingerprint: bool,
-    /// Rego policy files or directories run against every preview.
+    /// Rego files or folders, from the repository root, that judge every pending change.
+    /// Sluiceway evaluates them itself, with the meaning `conftest test --all-namespaces`
+    /// gives them, against the tool's own preview document (the plan JSON, the rendered
+    /// manifests, Pulumi's preview): a `deny` or `violation` result takes the row's box
+    /// off and shows its message, and stops a deploy on merge; a `warn` result goes to
+    /// the job log. Policies that cannot be read or parsed are a warning, and the rows
+    /// keep their boxes.
     #[schemars(example = &examples::CONFIG_POLICIES)]
     pub policies: Vec<String>,
     /// Cost estimates for OpenTofu and Terraform stacks.
@@ -457,7 +463,8 @@ pub struct RawStackEntry {
     /// A `NAME=value` file loaded for the tool, over the step's own.
     #[schemars(example = &".env.network")]
     pub env_file: Option<String>,
-    /// Policies added to the top-level ones.
+    /// Rego files or folders added to the top-level `policies` for the stacks this entry
+    /// covers.
     #[serde(default)]
     #[schemars(example = &examples::STACK_ENTRY_POLICIES)]
     pub policies: Vec<String>,

@@ -11,10 +11,8 @@ use super::document::{Document, KeyPath, Position};
 
 /// The keys, in the schema's notation (`stacks[].envFile`), each with the capability
 /// it waits for. A key stands for everything under it.
-pub const NOT_ACTED_ON: [(&str, &str); 5] = [
-    ("policies", "policies"),
+pub const NOT_ACTED_ON: [(&str, &str); 3] = [
     ("cost", "cost estimates"),
-    ("stacks[].policies", "policies"),
     ("stacks[].cost", "cost estimates"),
     ("stacks[].options.wrapper", "CDKTF and Terragrunt"),
 ];
@@ -99,15 +97,10 @@ mod tests {
             .collect();
         assert_eq!(
             found,
-            [
-                "cost@1",
-                "stacks[0].policies@5",
-                "stacks[2].options.wrapper@8",
-                "stacks[2].cost@9"
-            ]
+            ["cost@1", "stacks[2].options.wrapper@8", "stacks[2].cost@9"]
         );
         let plain = Document::parse(
-            "recordWriters: [bot]\nstacks:\n  - path: a\n    phase: { from: tier }\n    envFile: a.env\n    deploy: on-merge\n",
+            "recordWriters: [bot]\npolicies: [policy]\nstacks:\n  - path: a\n    policies: [more]\n    phase: { from: tier }\n    envFile: a.env\n    deploy: on-merge\n",
         )
         .unwrap();
         assert!(find(&plain).is_empty(), "keys this version acts on");

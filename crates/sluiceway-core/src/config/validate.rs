@@ -14,7 +14,7 @@ use super::schema::touches;
 use super::{Config, EntryDependsOn, EntryPhase, IgnoreRule, StackEntry};
 use crate::calendar::{Calendar, Freeze, Window, Windows};
 use crate::glob;
-use crate::stack::{Chart, EnvFileSetting, TickRule, Tool, ToolOptions};
+use crate::stack::{Chart, NamedPath, TickRule, Tool, ToolOptions};
 
 struct Checker<'a> {
     document: &'a Document,
@@ -143,9 +143,7 @@ pub(super) fn validate(
         &root.key("scan").key("unrelated"),
         &settings.scan.unrelated,
     );
-    for (i, policy) in settings.policies.iter().enumerate() {
-        check_repo_path(&mut checker, &root.key("policies").index(i), policy);
-    }
+    let policies = named_paths(&mut checker, &root.key("policies"), &settings.policies);
     if settings.cost.threshold.is_some() && !settings.cost.enabled {
         checker.problem(
             root.key("cost").key("threshold"),
@@ -169,6 +167,7 @@ pub(super) fn validate(
         entries,
         calendar,
         deploy_windows,
+        policies,
         unacted: Vec::new(),
         values,
         warnings: checker.warnings,
@@ -458,6 +457,30 @@ pub(crate) fn normalise_repo_path(text: &str) -> Result<String, &'static str> {
     })
 }
 
+/// A repository path, normalised, with the key and place that name it.
+fn named_path(checker: &mut Checker<'_>, key: KeyPath, text: &str) -> Option<NamedPath> {
+    match normalise_repo_path(text) {
+        Ok(path) => Some(NamedPath {
+            path,
+            position: checker.document.position(&key),
+            key,
+        }),
+        Err(message) => {
+            checker.problem(key, message);
+            None
+        }
+    }
+}
+
+/// A list of repository paths (`policies`), each at its index.
+fn named_paths(checker: &mut Checker<'_>, at: &KeyPath, texts: &[String]) -> Vec<NamedPath> {
+    texts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, text)| named_path(checker, at.index(i), text))
+        .collect()
+}
+
 fn check_repo_path(checker: &mut Checker<'_>, at: &KeyPath, text: &str) {
     if let Err(message) = normalise_repo_path(text) {
         checker.problem(at.clone(), message);
@@ -528,23 +551,11 @@ fn stack_entry(
         .deploy_windows
         .as_ref()
         .map(|windows| check_windows(checker, &at.key("deployWindows"), windows));
-    let env_file = raw.env_file.as_ref().and_then(|text| {
-        let key = at.key("envFile");
-        match normalise_repo_path(text) {
-            Ok(path) => Some(EnvFileSetting {
-                path,
-                position: checker.document.position(&key),
-                key,
-            }),
-            Err(message) => {
-                checker.problem(key, message);
-                None
-            }
-        }
-    });
-    for (i, policy) in raw.policies.iter().enumerate() {
-        check_repo_path(checker, &at.key("policies").index(i), policy);
-    }
+    let env_file = raw
+        .env_file
+        .as_ref()
+        .and_then(|text| named_path(checker, at.key("envFile"), text));
+    let policies = named_paths(checker, &at.key("policies"), &raw.policies);
     if let Some(cost) = &raw.cost
         && cost.threshold.is_some()
         && !cost.enabled
@@ -636,6 +647,7 @@ fn stack_entry(
         deploy_windows,
         deploy: raw.deploy,
         env_file,
+        policies,
     })
 }
 

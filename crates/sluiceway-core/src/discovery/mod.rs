@@ -273,6 +273,7 @@ fn apply_entries(
         stack.settings.drift = config.settings.drift.enabled;
         stack.settings.value_fingerprint = config.settings.value_fingerprint;
         stack.settings.deploy_windows = config.deploy_windows.clone();
+        stack.settings.policies = config.policies.clone();
     }
     // A declaring entry covers only the stack it declares; any other entry covers every
     // stack in its directory, or the one with its name.
@@ -337,6 +338,7 @@ fn apply_entries(
                 settings.env_file = Some(file.clone());
             }
             settings.inputs.extend(entry.inputs.iter().cloned());
+            settings.policies.extend(entry.policies.iter().cloned());
             match &entry.depends_on {
                 Some(EntryDependsOn::Auto) => {
                     if stack.tool != Tool::Pulumi {

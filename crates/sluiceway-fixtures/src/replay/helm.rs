@@ -241,7 +241,7 @@ pub(super) fn replay(
             Start::Preview { differ, keep } => {
                 stack.differ = differ;
                 known.insert(command.cwd.clone(), stack.clone());
-                let preview = helm::preview(&stack, &ctx, keep);
+                let preview = helm::preview(&stack, &ctx, keep, false);
                 produced
                     .log_lines
                     .extend(preview.log.job_log_lines().iter().cloned());

@@ -449,7 +449,7 @@ fn replay_kubectl(
             | Operation::CreateStack => continue,
             Operation::Version => version_outcome(kubectl::check_version(&ctx, example)),
             Operation::Preview => {
-                let preview = kubectl::preview(&stack, &ctx, true);
+                let preview = kubectl::preview(&stack, &ctx, true, false);
                 produced
                     .log_lines
                     .extend(preview.log.job_log_lines().iter().cloned());
@@ -712,7 +712,7 @@ fn replay_opentofu(
                 (Operation::Prepare, prepared_outcome(run.result))
             }
             Some("plan") if args.contains(&"-json") => {
-                let preview = opentofu::preview(&stack, &ctx, true);
+                let preview = opentofu::preview(&stack, &ctx, true, false);
                 produced
                     .log_lines
                     .extend(preview.log.job_log_lines().iter().cloned());

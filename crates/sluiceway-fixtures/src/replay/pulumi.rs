@@ -81,7 +81,7 @@ pub(super) fn replay(
                 version_outcome(pulumi::check_version(&ctx, example)),
             ),
             ["preview", "--json", ..] => {
-                let preview = pulumi::preview(&stack, &ctx);
+                let preview = pulumi::preview(&stack, &ctx, false);
                 log(preview.log.job_log_lines());
                 let outcome = match preview.result {
                     Ok(previewed) => {

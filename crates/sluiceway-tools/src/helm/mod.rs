@@ -27,6 +27,7 @@ use sluiceway_core::stack::{Chart, StackId, ToolOptions};
 
 use crate::kubernetes::rendered_set::RenderedSet;
 use crate::kubernetes::{self, fold, hunks};
+use crate::preview_document::PreviewDocument;
 use crate::tool_log::{ToolDiffText, ToolLog};
 pub use crate::tool_run::{Checked, Context, VersionError};
 use crate::tool_run::{Ran, accept, minutes, unreadable};
@@ -192,6 +193,8 @@ pub struct Previewed {
     pub diff: Diff,
     /// The render the preview compared, kept only when asked (for a deploy).
     pub render: Option<RenderedSet>,
+    /// The rendered manifests as documents, read only when asked (for the policies).
+    pub document: Option<PreviewDocument>,
 }
 
 fn run(
@@ -299,17 +302,17 @@ fn plugin_diff(
 
 /// Previews the release. With `keep` the render is handed back for a deploy; otherwise
 /// it is removed before this returns.
-pub fn preview(stack: &Stack, ctx: &Context<'_>, keep: bool) -> Run<Previewed> {
+pub fn preview(stack: &Stack, ctx: &Context<'_>, keep: bool, document: bool) -> Run<Previewed> {
     let mut log = ToolLog::default();
     let result = (|| {
-        let (changes, render) = match stack.differ {
+        let (changes, set) = match stack.differ {
             Differ::Sluiceway => {
                 let (changes, set) = compared(stack, ctx, &mut log)?;
-                (changes, keep.then_some(set))
+                (changes, Some(set))
             }
             Differ::Plugin => {
                 let changes = plugin_diff(stack, ctx, false, &mut log)?;
-                let set = if keep {
+                let set = if keep || document {
                     Some(render(stack, ctx, &mut log)?)
                 } else {
                     None
@@ -317,7 +320,13 @@ pub fn preview(stack: &Stack, ctx: &Context<'_>, keep: bool) -> Run<Previewed> {
                 (changes, set)
             }
         };
+        let document = match (&set, document) {
+            (Some(set), true) => Some(PreviewDocument::of_set(set)?),
+            _ => None,
+        };
+        let render = set.filter(|_| keep);
         Ok(Previewed {
+            document,
             diff: Diff {
                 stack: stack.id.clone(),
                 changes,

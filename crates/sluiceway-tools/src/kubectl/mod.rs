@@ -28,6 +28,7 @@ use crate::kubernetes::rendered_set::{self, PRUNE_FILE, RenderedSet};
 use crate::kubernetes::{EXTERNAL_DIFF, EXTERNAL_DIFF_VAR};
 use crate::version::Version;
 
+use crate::preview_document::PreviewDocument;
 use crate::tool_log::{ToolDiffText, ToolLog};
 pub use crate::tool_run::Context;
 pub use crate::tool_run::VersionError;
@@ -120,6 +121,8 @@ pub struct Previewed {
     pub diff: Diff,
     /// The set the preview diffed, kept only when asked (for a deploy).
     pub set: Option<RenderedSet>,
+    /// The rendered manifests as documents, read only when asked (for the policies).
+    pub document: Option<PreviewDocument>,
 }
 
 /// The tool's own human diff, values included (but for what kubectl masks): for the job
@@ -357,7 +360,7 @@ fn is_inventory(name: &str) -> impl Fn(&Identity) -> bool + Sync + '_ {
 
 /// Previews the stack. With `keep_set` the rendered set is handed back for a deploy;
 /// otherwise it is removed before this returns.
-pub fn preview(stack: &Stack, ctx: &Context<'_>, keep_set: bool) -> Preview {
+pub fn preview(stack: &Stack, ctx: &Context<'_>, keep_set: bool, document: bool) -> Preview {
     let mut log = ToolLog::default();
     let result = (|| {
         let rendered = render(stack, ctx, &mut log)?;
@@ -374,9 +377,13 @@ pub fn preview(stack: &Stack, ctx: &Context<'_>, keep_set: bool) -> Preview {
             changes,
             drift: None,
         };
+        let document = document
+            .then(|| PreviewDocument::of_set(&rendered.set))
+            .transpose()?;
         Ok(Previewed {
             diff,
             set: keep_set.then_some(rendered.set),
+            document,
         })
     })();
     Preview { result, log }

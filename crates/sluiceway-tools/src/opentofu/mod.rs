@@ -8,6 +8,7 @@
 pub mod plan;
 mod plan_paths;
 
+use crate::preview_document::PreviewDocument;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -122,6 +123,8 @@ pub struct Preview {
 pub struct Previewed {
     pub diff: Diff,
     pub plan: Option<SavedPlan>,
+    /// The plan as `show -json` printed it, read only when asked (for the policies).
+    pub document: Option<PreviewDocument>,
 }
 
 #[derive(Debug)]
@@ -228,7 +231,7 @@ pub fn prepare(dir: &Path, binary: Binary, ctx: &Context<'_>) -> Run {
 
 /// Plans the stack into a private plan file and reads the plan. With `keep_plan` the
 /// plan is handed back for the deploy; otherwise it is removed before this returns.
-pub fn preview(stack: &Stack, ctx: &Context<'_>, keep_plan: bool) -> Preview {
+pub fn preview(stack: &Stack, ctx: &Context<'_>, keep_plan: bool, document: bool) -> Preview {
     let mut log = ToolLog::default();
     let result = (|| {
         let dir = tempfile::Builder::new()
@@ -290,6 +293,17 @@ pub fn preview(stack: &Stack, ctx: &Context<'_>, keep_plan: bool) -> Preview {
             )
         })?;
         let changes = plan::read(file, ctx.values);
+        let document = if document && changes.is_ok() {
+            let text = std::fs::read(&shown).map_err(|_| {
+                Failure::with_detail(
+                    FailureReason::UnreadableOutput,
+                    "The plan: expected the output of show",
+                )
+            })?;
+            Some(PreviewDocument::from_json(&text)?)
+        } else {
+            None
+        };
         let _ = std::fs::remove_file(&shown);
         let diff = Diff {
             stack: stack.id.clone(),
@@ -299,6 +313,7 @@ pub fn preview(stack: &Stack, ctx: &Context<'_>, keep_plan: bool) -> Preview {
         Ok(Previewed {
             diff,
             plan: keep_plan.then_some(plan),
+            document,
         })
     })();
     Preview { result, log }

@@ -23,6 +23,7 @@ use sluiceway_core::runner::Outcome;
 use sluiceway_core::stack::StackId;
 
 use crate::adapter::Step;
+use crate::preview_document::PreviewDocument;
 use crate::tool_log::{ToolDiffText, ToolLog};
 use crate::tool_run::{Context, Ran, VersionError, accept, minutes};
 use crate::version::Version;
@@ -115,10 +116,13 @@ fn stdout_of(outcome: &Outcome) -> Option<&[u8]> {
 #[derive(Debug)]
 pub struct Previewed {
     pub diff: Diff,
+    /// The preview's JSON document, read only when asked (for the policies).
+    pub document: Option<PreviewDocument>,
 }
 
-/// `pulumi preview --json`, read into changes.
-pub fn preview(stack: &Stack, ctx: &Context<'_>) -> Step<Previewed> {
+/// `pulumi preview --json`, read into changes; with `document`, its JSON is handed
+/// back whole for the policies.
+pub fn preview(stack: &Stack, ctx: &Context<'_>, document: bool) -> Step<Previewed> {
     let mut log = ToolLog::default();
     let argv = stack.command(&["preview", "--json"]);
     let outcome = ctx.invoke(argv, &stack.dir, &[], Some(ctx.time_limit));
@@ -129,12 +133,17 @@ pub fn preview(stack: &Stack, ctx: &Context<'_>) -> Step<Previewed> {
         _ => None,
     };
     let result = match finish_run(outcome, minutes(ctx.time_limit), &mut log) {
-        Ok(ran) => preview::read(&ran.stdout, &mut log, ctx.values).map(|changes| Previewed {
-            diff: Diff {
-                stack: stack.id.clone(),
-                changes,
-                drift: None,
-            },
+        Ok(ran) => preview::read(&ran.stdout, &mut log, ctx.values).and_then(|changes| {
+            Ok(Previewed {
+                diff: Diff {
+                    stack: stack.id.clone(),
+                    changes,
+                    drift: None,
+                },
+                document: document
+                    .then(|| PreviewDocument::from_json(&ran.stdout))
+                    .transpose()?,
+            })
         }),
         Err(failure) => {
             // A failed preview still prints its document; its diagnostics say why.
@@ -346,7 +355,7 @@ mod tests {
             create_in_backend: false,
         };
         answered(outcome, |ctx| {
-            preview(&stack, ctx).result.unwrap_err().reason
+            preview(&stack, ctx, false).result.unwrap_err().reason
         })
     }
 

@@ -130,7 +130,7 @@ pub(crate) struct NotLoaded;
 #[cfg(test)]
 mod tests {
     use sluiceway_core::config::{KeyPath, Position};
-    use sluiceway_core::stack::{EnvFileSetting, Origin, StackSettings, Tool, ToolOptions};
+    use sluiceway_core::stack::{NamedPath, Origin, StackSettings, Tool, ToolOptions};
 
     use super::*;
 
@@ -143,7 +143,7 @@ mod tests {
             options: ToolOptions::Pulumi,
             origin: Origin::Declared(0),
             settings: StackSettings {
-                env_file: env_file.map(|path| EnvFileSetting {
+                env_file: env_file.map(|path| NamedPath {
                     path: path.to_owned(),
                     key: KeyPath::default().key("stacks").key("envFile"),
                     position: Position { line: 7, column: 5 },

@@ -1,5 +1,5 @@
 //! What every command and mode stands on: the checkout and its setup, the stacks' env
-//! files, the one printer, whole-file writes, this build's identity, and how a command
+//! files and policies, the one printer, whole-file writes, this build's identity, and how a command
 //! ended. Nothing here knows a mode or a command.
 
 pub mod checkout;
@@ -7,6 +7,7 @@ pub(crate) mod env_files;
 pub(crate) mod files;
 pub mod identity;
 pub mod page;
+pub mod policies;
 pub mod printer;
 pub(crate) mod setup;
 

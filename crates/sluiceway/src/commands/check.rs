@@ -23,6 +23,7 @@ use sluiceway_core::workflow::{
 use crate::base::Outcome;
 use crate::base::checkout::Checkout;
 use crate::base::env_files;
+use crate::base::policies::PolicySets;
 use crate::base::printer::Printer;
 use crate::base::setup::{self, Setup, SetupError};
 use crate::commands::backend_check::{self, BackendJson};
@@ -203,10 +204,7 @@ pub fn run(repo: &Path, voice: Voice<'_>, backend: bool, printer: &mut Printer) 
     let checkout = Checkout::new(repo);
     let mut warnings: Vec<Warning> = Vec::new();
     let report = match setup::read(&checkout) {
-        Ok(setup) => match (
-            report(&setup, &checkout),
-            env_file_problems(&setup, &checkout),
-        ) {
+        Ok(setup) => match (report(&setup, &checkout), file_problems(&setup, &checkout)) {
             (Ok(_), problems) if !problems.is_empty() => invalid(problems),
             (Ok(mut report), _) => {
                 let file = setup
@@ -488,14 +486,27 @@ fn merges_nobody_applies(setup: &Setup, checkout: &Checkout) -> Vec<String> {
         .collect()
 }
 
-/// Each stack's own env file that cannot be loaded, at the key that names it (decision
-/// 0103): a scan would fail that stack's preview.
-fn env_file_problems(setup: &Setup, checkout: &Checkout) -> Vec<ConfigProblem> {
+/// The files `sluiceway.yaml` names that cannot be used, at the keys that name them: each
+/// stack's own env file (decision 0103), which would fail that stack's preview, and the
+/// policies (decision 0106), which would check nothing.
+fn file_problems(setup: &Setup, checkout: &Checkout) -> Vec<ConfigProblem> {
     let file = setup
         .config
         .file
         .as_deref()
         .unwrap_or(config::FILE_NAMES[0]);
+    let mut problems = env_file_problems(setup, checkout, file);
+    problems.extend(
+        PolicySets::compile(
+            checkout.root(),
+            setup.discovery.stacks.iter().map(|s| &s.settings),
+        )
+        .problems(file),
+    );
+    problems
+}
+
+fn env_file_problems(setup: &Setup, checkout: &Checkout, file: &str) -> Vec<ConfigProblem> {
     let mut problems: Vec<ConfigProblem> = setup
         .discovery
         .stacks

@@ -17,7 +17,7 @@ use sluiceway_core::stack::Stack;
 use sluiceway_dashboard::reader;
 use sluiceway_dashboard::view::{Root, Row, RowSource, State};
 use sluiceway_github::{GitHub, NewDeploymentStatus, RecordState};
-use sluiceway_tools::adapter::{Adapter, Context};
+use sluiceway_tools::adapter::{Adapter, Asks, Context};
 
 use crate::base::Outcome;
 use crate::base::checkout::Checkout;
@@ -491,7 +491,13 @@ fn apply(
                 ));
             }
         }
-        let preview = adapter.preview(&ctx, true);
+        let preview = adapter.preview(
+            &ctx,
+            Asks {
+                keep: true,
+                document: false,
+            },
+        );
         say_log(preview.log.job_log_lines(), printer);
         let mut previewed = preview
             .result
@@ -662,7 +668,7 @@ fn apply(
                 _ => format!("the deploy failed: {}", failure.reason),
             };
             // What is left to deploy now, for the row.
-            let after = adapter.preview(&ctx, false);
+            let after = adapter.preview(&ctx, Asks::default());
             say_log(after.log.job_log_lines(), printer);
             printer.say("::endgroup::");
             set(a, github, record, RecordState::Failure, &reason, printer);
@@ -759,6 +765,7 @@ fn write_row(
         failure: failures.get(&stack.id).cloned(),
         notes: Vec::new(),
         drift_not_checked: false,
+        policies: None,
     };
     rewrite
         .write(github, number, &|block: &reader::RowBlock| {

@@ -87,6 +87,8 @@ enum Fate {
     NotAPerson,
     AlreadyDeploying,
     DeploysOff,
+    /// The row says a policy failed on its change (decision 0106).
+    PolicyFailed,
     /// A deploy freeze is in force: the tick is cleared with a note (ADR 0025).
     Frozen(String),
     /// A record was opened; it waits for the stack's deploy window, which opens then.
@@ -95,6 +97,10 @@ enum Fate {
 
 /// The note a row gets when deploys are turned off (decision 0051).
 pub const DEPLOYS_OFF_NOTE: &str = ":information_source: deploys are turned off in `sluiceway.yaml`, so this tick started nothing.";
+
+/// The note a row gets when a tick reaches it although a policy failed on its change
+/// (decision 0106): a box drawn by hand, or one left from before the scan took it off.
+pub const POLICY_FAILED_NOTE: &str = ":no_entry: a policy failed on this change, so this tick started nothing. The next scan after a fix draws the box again.";
 
 /// The note a row gets when its tick lands in a deploy freeze (ADR 0025): nothing waits
 /// to go out at the freeze's end; the person ticks again after it.
@@ -291,10 +297,16 @@ fn resolve(
         let Some(known) = stacks.get(stack.as_str()) else {
             continue;
         };
+        let policy_failed = live
+            .rows
+            .iter()
+            .any(|r| r.facts.stack == stack.as_str() && r.facts.policy_failed);
         let fate = if open.contains(&known.id) {
             Fate::AlreadyDeploying
         } else if !deploys {
             Fate::DeploysOff
+        } else if policy_failed {
+            Fate::PolicyFailed
         } else if let Some(freeze) = freeze {
             Fate::Frozen(freeze_note(freeze, calendar))
         } else {
@@ -464,6 +476,7 @@ fn resolve(
             };
             let note = match fate {
                 Fate::DeploysOff => Some(DEPLOYS_OFF_NOTE.to_owned()),
+                Fate::PolicyFailed => Some(POLICY_FAILED_NOTE.to_owned()),
                 Fate::Frozen(note) => Some(note.clone()),
                 Fate::Held(_, blocking) => Some(hold_note(TICK_STARTED_NOTHING, blocking)),
                 _ => None,
@@ -495,6 +508,7 @@ fn resolve(
                     failure: None,
                     notes: Vec::new(),
                     drift_not_checked: false,
+                    policies: None,
                 }));
             }
             if let Some((behind, opens)) = queued_rows.get(&id) {
@@ -510,6 +524,7 @@ fn resolve(
                     failure: None,
                     notes: Vec::new(),
                     drift_not_checked: false,
+                    policies: None,
                 }));
             }
             let (hash, note) = judged.get(&block.facts.stack)?;
@@ -643,7 +658,7 @@ fn bulk_boxes(
                 let rows: Vec<&reader::RowBlock> = live
                     .rows
                     .iter()
-                    .filter(|r| section.holds(r.facts.state) && r.facts.hash.is_some())
+                    .filter(|r| section.holds(&r.facts) && r.facts.hash.is_some())
                     .collect();
                 let actor = match &walk {
                     Walk::Ticker(actor) => actor.clone(),
@@ -980,6 +995,9 @@ fn tick_lines(
             Fate::NotAPerson => format!("{stack}: not ticked by a person; the box was cleared"),
             Fate::AlreadyDeploying => format!("{stack}: already deploying; the tick was dropped"),
             Fate::DeploysOff => format!("{stack}: deploys are turned off in sluiceway.yaml"),
+            Fate::PolicyFailed => {
+                format!("{stack}: a policy failed on its change, so the tick started nothing")
+            }
             Fate::Frozen(_) => {
                 format!("{stack}: a deploy freeze is on, so the tick started nothing")
             }

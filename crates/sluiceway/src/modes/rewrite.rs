@@ -210,10 +210,16 @@ pub fn ignored(discovery: &Discovery) -> Vec<Ignored> {
 /// (never twice). Only the `[x]` is edited: the rest stays as the live body has it.
 pub fn untick(block: &RowBlock, note: Option<&str>) -> RowBlock {
     let mut lines: Vec<String> = block.text.lines().map(str::to_owned).collect();
+    // A row a policy took the box off gets none back (decision 0106).
+    let cleared = if block.facts.policy_failed {
+        "-"
+    } else {
+        "- [ ]"
+    };
     if let Some(first) = lines.first_mut() {
         *first = first
-            .replacen("- [x]", "- [ ]", 1)
-            .replacen("- [X]", "- [ ]", 1);
+            .replacen("- [x]", cleared, 1)
+            .replacen("- [X]", cleared, 1);
     }
     if let Some(note) = note {
         let line = format!("  {note}");
@@ -252,5 +258,19 @@ mod tests {
         let rendered = format!("{}\n", cleared.text);
         let read = reader::read(&rendered);
         assert_eq!(read.rows[0].facts, block.facts, "the marker is untouched");
+    }
+
+    #[test]
+    fn a_row_a_policy_failed_on_gets_no_box_back() {
+        let body = "- [x] **a** · 1 delete <!-- sluiceway:row stack=\"a\" state=\"pending\" hash=\"0123456789abcdef\" deletes=\"1\" policy=\"failed\" -->\n  <!-- /sluiceway:row -->\n";
+        let block = &reader::read(body).rows[0];
+        let cleared = untick(block, None);
+        assert!(
+            cleared
+                .text
+                .starts_with("- **a** · 1 delete <!-- sluiceway:row"),
+            "{}",
+            cleared.text
+        );
     }
 }

@@ -94,6 +94,7 @@ pub fn run(job: &Job, github: &dyn GitHub, clock: &dyn Clock, printer: &mut Prin
                 failure: failures.get(stack).cloned(),
                 notes: Vec::new(),
                 drift_not_checked: false,
+                policies: None,
             }))
         });
         if let Err(e) = written {

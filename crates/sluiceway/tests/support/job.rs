@@ -348,3 +348,27 @@ pub(crate) fn deployed_at_hash(bed: &Bed, stack: &str, sha: &str, hash: &str) {
         )
         .unwrap();
 }
+
+/// Network's code without its subnets: a change that deletes a resource.
+pub(crate) fn drop_the_subnets(job: &Job) {
+    let main = job.file("network/main.tf");
+    let text = std::fs::read_to_string(&main).unwrap();
+    let kept = &text[..text
+        .find("resource \"terraform_data\" \"subnets\"")
+        .unwrap()];
+    std::fs::write(
+        &main,
+        format!("{kept}output \"vpc\" {{\n  value = terraform_data.vpc.output\n}}\n"),
+    )
+    .unwrap();
+}
+
+/// A push to the default branch, as `login` sent it.
+pub(crate) fn pushed_by(login: &str) -> String {
+    serde_json::json!({
+        "ref": "refs/heads/main",
+        "repository": { "default_branch": "main" },
+        "sender": { "login": login },
+    })
+    .to_string()
+}

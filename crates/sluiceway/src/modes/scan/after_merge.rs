@@ -16,7 +16,7 @@ use sluiceway_core::stack::{Stack, Tool};
 use sluiceway_core::values::ValueList;
 use sluiceway_dashboard::updates::AfterMerge;
 use sluiceway_github::{GitHub, OpenPullRequest};
-use sluiceway_tools::adapter::{Adapter, Context};
+use sluiceway_tools::adapter::{Adapter, Asks, Context};
 use sluiceway_tools::tool_run::Checked;
 
 use crate::base::printer::Printer;
@@ -125,7 +125,7 @@ fn preview_stack(
             return AfterMerge::Failed;
         }
     }
-    let step = adapter.preview(&ctx, false);
+    let step = adapter.preview(&ctx, Asks::default());
     for line in step.log.job_log_lines() {
         printer.say(line);
     }

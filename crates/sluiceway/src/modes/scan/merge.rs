@@ -2,7 +2,7 @@
 //! scan of a push to the default branch finds its change pending, credited to whoever
 //! sent the push: the scan opens its record at the late read, as a tick's would be
 //! opened, and hands it on in `matrix`. Some changes still wait for a person's tick,
-//! and their rows say why: a delete or a replace, a change whose hash covers drift, a
+//! and their rows say why: a policy that failed on it, a delete or a replace, a change whose hash covers drift, a
 //! dependency with a change of its own waiting, deploys turned off, a freeze. A closed
 //! deploy window makes the record wait for it; a dependency deploying queues it behind.
 //! The notes are plain text: the renderer escapes a fresh row's notes.
@@ -16,6 +16,7 @@ use sluiceway_core::diff::{Diff, Op, Tracking};
 use sluiceway_core::gate::{self, Gated, Waits};
 use sluiceway_core::record::{Approved, Payload};
 use sluiceway_core::stack::{Stack, StackId};
+use sluiceway_dashboard::view::Policed;
 use sluiceway_github::{GitHub, NewDeploymentStatus, RecordState};
 
 use crate::base::printer::Printer;
@@ -28,6 +29,8 @@ use crate::modes::scan::rows::{Found, Scanned};
 pub const DESTROYS_NOTE: &str = "this stack deploys on merge, and this change waits for a tick: it deletes or replaces a resource.";
 pub const DRIFT_NOTE: &str =
     "the stack drifted, and a deploy would also put back what changed outside the code.";
+pub const POLICY_NOTE: &str =
+    "this stack deploys on merge, and this change deployed nothing: a policy failed on it.";
 pub const DEPLOYS_OFF_NOTE: &str =
     "this stack deploys on merge, and deploys are turned off in sluiceway.yaml.";
 
@@ -98,6 +101,8 @@ pub fn open(
     for (stack, diff) in on_merge {
         let waits = if !settings.deploys {
             Some(DEPLOYS_OFF_NOTE.to_owned())
+        } else if matches!(scanned.policies.get(&stack.id), Some(Policed::Failed(_))) {
+            Some(POLICY_NOTE.to_owned())
         } else if let Some(freeze) = calendar.freeze_at(scanned.at) {
             let reason = freeze
                 .reason

@@ -42,6 +42,7 @@ use crate::base::Outcome;
 use crate::base::checkout::Checkout;
 use crate::base::env_files::StackEnvs;
 use crate::base::identity;
+use crate::base::policies::PolicySets;
 use crate::base::printer::{Printer, Progress};
 use crate::base::setup::{self, SetupError};
 use crate::modes::dashboard_issue;
@@ -198,6 +199,7 @@ fn scan(
         own_runs: BTreeMap::new(),
         merging: BTreeMap::new(),
         drift_not_checked: BTreeSet::new(),
+        policies: BTreeMap::new(),
         last_recorded: BTreeMap::new(),
         deployed_hashes: BTreeMap::new(),
         runs: Vec::new(),
@@ -395,6 +397,18 @@ fn scan(
                 })
             })
         };
+        // Each list of policies is read and compiled once; one that cannot be used is a
+        // warning, and the rows it covers keep their boxes (decision 0106).
+        let policy_sets = PolicySets::compile(
+            checkout.root(),
+            discovery.stacks.iter().map(|st| &st.settings),
+        );
+        for problem in policy_sets.problems(config.file.as_deref().unwrap_or(config::FILE_NAMES[0]))
+        {
+            printer.say(&format!(
+                "::warning::{problem}. The stacks it covers keep their boxes, and their rows say nothing was checked."
+            ));
+        }
         let works: Vec<pool::Work<'_>> = adapters
             .iter()
             .map(|adapter| {
@@ -410,6 +424,7 @@ fn scan(
                         && (drift_scan || drift_shown(adapter.id())),
                     tool_diff: config.settings.scan.log_diff,
                     value_fingerprint: settings.is_none_or(|st| st.value_fingerprint),
+                    policies: settings.and_then(|st| policy_sets.of(st)),
                     time_limit: settings
                         .and_then(|st| st.preview_timeout_minutes)
                         .map_or(s.inputs.preview_timeout, |m| {
@@ -450,6 +465,9 @@ fn scan(
                     failure.reason
                 ));
                 scanned.drift_not_checked.insert(id.clone());
+            }
+            if let Some(policed) = p.policed {
+                scanned.policies.insert(id.clone(), policed);
             }
             logs.entry(id.clone()).or_default().extend(p.log);
             tries.insert(id.clone(), (p.tries, p.took.as_secs_f64()));
@@ -859,6 +877,7 @@ fn write_github(
         own_runs: records.runs(),
         merging: merged.rows.clone(),
         drift_not_checked: scanned.drift_not_checked.clone(),
+        policies: scanned.policies.clone(),
         last_recorded: records.last_recorded(),
         deployed_hashes: records.deployed_hashes(),
         runs: runs.others(),
@@ -880,6 +899,7 @@ fn write_github(
         github,
         scanned.sha,
         &changed,
+        &with_records.policies,
         late.page_links,
         &mut |line| printer.say(&line),
     );

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use sluiceway_core::stack::StackId;
 use sluiceway_dashboard::preview_page::{self, PageLinks};
+use sluiceway_dashboard::view::Policed;
 use sluiceway_github::{Failure, GitHub, PreviewPage};
 
 use super::rows::Found;
@@ -19,6 +20,7 @@ pub(super) fn write(
     github: &dyn GitHub,
     sha: &str,
     found: &BTreeMap<StackId, Found>,
+    policies: &BTreeMap<StackId, Policed>,
     links: &PageLinks,
     say: &mut dyn FnMut(String),
 ) -> BTreeMap<StackId, String> {
@@ -46,7 +48,7 @@ pub(super) fn write(
         }
     };
     for diff in diffs {
-        let page = preview_page::render(diff, links);
+        let page = preview_page::render(diff, policies.get(&diff.stack), links);
         let hash = diff.hash();
         let same = existing.iter().find(|r| r.name == page.name);
         if let Some(run) = same.filter(|r| r.external_id.as_deref() == Some(hash.as_str())) {

@@ -10,7 +10,11 @@ use std::time::{Duration, Instant};
 
 use sluiceway_core::diff::Diff;
 use sluiceway_core::failure::{Failure, FailureReason};
-use sluiceway_tools::adapter::{Adapter, Context};
+use sluiceway_dashboard::view::{Policed, PolicyFailure};
+use sluiceway_policy::Policies;
+use sluiceway_tools::adapter::{Adapter, Asks, Context, PreviewDocument};
+
+use crate::base::policies::Unusable;
 
 use crate::base::printer::Progress;
 
@@ -88,6 +92,9 @@ pub struct Work<'a> {
     pub time_limit: Duration,
     /// The rows carry value fingerprints (`valueFingerprint`).
     pub value_fingerprint: bool,
+    /// The policies a pending change is judged by, or why they cannot be; `None` when
+    /// the stack names none.
+    pub policies: Option<Result<&'a Policies, &'a Unusable>>,
 }
 
 /// What the pool found for one stack, with everything for its log group.
@@ -101,6 +108,8 @@ pub struct Previewed {
     pub tries: u8,
     /// The drift check ran and failed; the preview still counts (decision 0121).
     pub drift_check: Option<Failure>,
+    /// What the policies said about a pending change.
+    pub policed: Option<Policed>,
 }
 
 impl Previewed {
@@ -174,6 +183,7 @@ pub fn preview_all(
         first.took += retried.took;
         first.tries = 2;
         first.drift_check = retried.drift_check;
+        first.policed = retried.policed;
     }
     results
 }
@@ -221,10 +231,16 @@ fn one(work: &Work<'_>, ctx: &Context<'_>) -> Previewed {
     let started = Instant::now();
     let mut log = Vec::new();
     let mut drift_check = None;
+    let mut policed = None;
     let result = catch_unwind(AssertUnwindSafe(|| {
-        let step = work.adapter.preview(ctx, false);
+        let asks = Asks {
+            keep: false,
+            document: work.policies.is_some(),
+        };
+        let step = work.adapter.preview(ctx, asks);
         log.extend(step.log.job_log_lines().iter().cloned());
-        let mut diff = step.result?.diff;
+        let previewed = step.result?;
+        let mut diff = previewed.diff;
         if work.drift
             && let Some(check) = work.adapter.detect_drift(ctx)
         {
@@ -236,6 +252,11 @@ fn one(work: &Work<'_>, ctx: &Context<'_>) -> Previewed {
                     drift_check = Some(failure);
                 }
             }
+        }
+        if let Some(policies) = work.policies
+            && !diff.changes.is_empty()
+        {
+            policed = Some(judge(policies, previewed.document, &mut log));
         }
         if work.tool_diff {
             let step = work.adapter.tool_diff(ctx);
@@ -256,7 +277,57 @@ fn one(work: &Work<'_>, ctx: &Context<'_>) -> Previewed {
         took: started.elapsed(),
         tries: 1,
         drift_check,
+        policed,
     }
+}
+
+/// Judges a pending change by its policies; the document is dropped here. Failures and
+/// warnings go to the stack's log group; only failures reach the row.
+fn judge(
+    policies: Result<&Policies, &Unusable>,
+    document: Option<PreviewDocument>,
+    log: &mut Vec<String>,
+) -> Policed {
+    let policies = match policies {
+        Ok(policies) => policies,
+        Err(unusable) => {
+            log.push(format!("The policies did not run: {}.", unusable.words));
+            return Policed::NotRun(unusable.reason.to_owned());
+        }
+    };
+    let Some(document) = document else {
+        log.push("The policies did not run: the preview gave no document.".to_owned());
+        return Policed::NotRun("the preview gave no document".to_owned());
+    };
+    let report = match policies.test(document.documents()) {
+        Ok(report) => report,
+        Err(e) => {
+            log.push(format!("The policies did not run: {e}."));
+            return Policed::NotRun("a policy failed while it ran".to_owned());
+        }
+    };
+    drop(document);
+    for (namespace, warning) in report.warnings() {
+        log.push(format!("Policy warning ({namespace}): {}", warning.message));
+    }
+    let failures: Vec<PolicyFailure> = report
+        .failures()
+        .map(|(namespace, finding)| PolicyFailure {
+            namespace: namespace.to_owned(),
+            message: finding.message.clone(),
+        })
+        .collect();
+    for failure in &failures {
+        log.push(format!(
+            "Policy failed ({}): {}",
+            failure.namespace, failure.message
+        ));
+    }
+    if failures.is_empty() {
+        log.push("The policies passed.".to_owned());
+        return Policed::Passed;
+    }
+    Policed::Failed(failures)
 }
 
 #[cfg(test)]

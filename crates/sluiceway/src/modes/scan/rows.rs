@@ -20,7 +20,7 @@ use sluiceway_dashboard::reader::ReadBody;
 use sluiceway_dashboard::updates::Updates;
 use sluiceway_dashboard::view::{
     Attribution, BulkNote, BulkSection, Confirm, FailedRuns, FailureLine, Hint, Links, NoteWhy,
-    Reach, Root, Row, RowSource, RunWaiting, State, TrailEntry, View,
+    Policed, Reach, Root, Row, RowSource, RunWaiting, State, TrailEntry, View,
 };
 use sluiceway_github::WorkflowRun;
 use sluiceway_tools::adapter::{DeployKind, Deployed};
@@ -72,6 +72,8 @@ pub struct Scanned<'a> {
     pub merging: BTreeMap<StackId, MergeRow>,
     /// The stacks whose drift check ran and failed (decision 0121).
     pub drift_not_checked: BTreeSet<StackId>,
+    /// What the policies said about each pending stack they judged (decision 0106).
+    pub policies: BTreeMap<StackId, Policed>,
     /// When each stack's newest deployment record was made or last given a status.
     pub last_recorded: BTreeMap<StackId, Timestamp>,
     /// The hash each stack's newest ended record deployed, when it went out.
@@ -488,6 +490,7 @@ fn fresh(id: &StackId, found: &Found, scanned: &Scanned<'_>) -> Row {
         failure: scanned.failures.get(id).cloned(),
         notes,
         drift_not_checked: scanned.drift_not_checked.contains(id),
+        policies: scanned.policies.get(id).cloned(),
     }
 }
 
@@ -640,6 +643,7 @@ mod tests {
             own_runs: BTreeMap::new(),
             merging: BTreeMap::new(),
             drift_not_checked: BTreeSet::new(),
+            policies: BTreeMap::new(),
             last_recorded: BTreeMap::new(),
             deployed_hashes: BTreeMap::new(),
             runs: Vec::new(),
