@@ -8,6 +8,7 @@
 pub mod calendar;
 pub mod claim;
 pub mod config;
+pub mod cost;
 pub mod credentials;
 pub mod diff;
 pub mod discovery;

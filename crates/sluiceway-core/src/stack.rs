@@ -172,9 +172,21 @@ pub struct StackSettings {
     pub deploy: DeployTrigger,
     /// The env file its tool gets over the step's (decision 0103).
     pub env_file: Option<NamedPath>,
+    /// Whether its changes' monthly cost is estimated, and above what a deploy on merge
+    /// waits for a tick (decision 0105): the top-level `cost`, its entry's key by key.
+    pub cost: CostSetting,
     /// The Rego files and folders its pending previews are judged by: the top-level
     /// `policies`, then those of every entry that covers it (decision 0106).
     pub policies: Vec<NamedPath>,
+}
+
+/// A stack's `cost` settings, resolved.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CostSetting {
+    /// Estimate the monthly cost of its changes (OpenTofu and Terraform only).
+    pub enabled: bool,
+    /// The monthly increase above which a deploy on merge waits for a tick.
+    pub threshold: Option<crate::cost::Amount>,
 }
 
 /// A file or folder from the repository root, and where `sluiceway.yaml` names it
@@ -215,6 +227,7 @@ impl Default for StackSettings {
             deploy: DeployTrigger::OnTick,
             env_file: None,
             policies: Vec::new(),
+            cost: CostSetting::default(),
         }
     }
 }

@@ -15,7 +15,9 @@ use sluiceway_core::diff::{Change, Diff, Op, code_unit_order};
 
 use crate::escape;
 use crate::facts::{RowFacts, RowState};
-use crate::view::{Attributed, Attribution, FailureLine, Links, Policed, Row, State, credit};
+use crate::view::{
+    Attributed, Attribution, CostLine, FailureLine, Links, Policed, Row, State, credit,
+};
 
 const ROW_END: &str = "  <!-- /sluiceway:row -->";
 /// Paths one fold line names before it counts the rest.
@@ -454,6 +456,19 @@ struct DiffRow<'a> {
     attribution: Option<&'a Attribution>,
     pending: bool,
     drift_not_checked: bool,
+    cost: Option<&'a CostLine>,
+}
+
+/// What the change costs a month, in a few words (decision 0105).
+fn cost_line(cost: &CostLine) -> String {
+    let currency = escape::text(&cost.currency);
+    if cost.monthly.is_zero() {
+        "  about the same cost a month".to_owned()
+    } else if cost.monthly.is_negative() {
+        format!("  about **{} {currency}** less a month", cost.monthly.abs())
+    } else {
+        format!("  about **{} {currency}** more a month", cost.monthly)
+    }
 }
 
 fn diff_row(
@@ -473,6 +488,7 @@ fn diff_row(
         attribution,
         pending,
         drift_not_checked,
+        cost,
     } = row;
     let detail = style.layout.pending_detail;
     facts.state = Some(if pending {
@@ -507,6 +523,7 @@ fn diff_row(
         _ => String::new(),
     };
     lines.push(format!("{box_}**{id}** · {words}{link}"));
+    lines.extend(cost.map(cost_line));
     if let Some(attribution) = attribution {
         lines.push(attribution_line(
             attribution,
@@ -615,6 +632,7 @@ pub(crate) fn render(row: &Row, level: u8, style: &Style<'_>) -> RenderedRow {
                     attribution,
                     pending: true,
                     drift_not_checked: row.drift_not_checked,
+                    cost: row.cost.as_ref(),
                 },
                 level,
                 style,
@@ -634,6 +652,7 @@ pub(crate) fn render(row: &Row, level: u8, style: &Style<'_>) -> RenderedRow {
                     attribution: None,
                     pending: false,
                     drift_not_checked: false,
+                    cost: None,
                 },
                 level,
                 style,

@@ -226,6 +226,17 @@ pub struct Row {
     pub drift_not_checked: bool,
     /// What the policies said about a pending change, when any were asked.
     pub policies: Option<Policed>,
+    /// What a pending change costs a month, when it was estimated (decision 0105).
+    pub cost: Option<CostLine>,
+}
+
+/// A change's estimated monthly cost, as its row says it: never part of the hash or the
+/// marker, kept under redact and at every budget level.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CostLine {
+    pub currency: String,
+    /// Positive when the change costs more.
+    pub monthly: sluiceway_core::cost::Amount,
 }
 
 /// What the policies said about a pending row's change (decision 0106).
@@ -257,6 +268,7 @@ impl Row {
             notes: Vec::new(),
             drift_not_checked: false,
             policies: None,
+            cost: None,
         }
     }
 
@@ -288,8 +300,8 @@ impl Row {
             self.notes.join("\u{1f}"),
             self.drift_not_checked.to_string(),
         ];
-        // Only a row the policies judged has this part, so the digests of rows without
-        // policies stay what they were before policies acted.
+        // Only a row the policies judged or whose cost was estimated has these parts, so
+        // the digests of other rows stay what they were before either acted.
         if let Some(policed) = &self.policies {
             parts.push(match policed {
                 Policed::Passed => "passed".to_owned(),
@@ -300,6 +312,9 @@ impl Row {
                     .collect::<Vec<_>>()
                     .join("\u{1d}"),
             });
+        }
+        if let Some(cost) = &self.cost {
+            parts.push(format!("cost\u{1f}{}\u{1f}{}", cost.currency, cost.monthly));
         }
         Some(sluiceway_core::fingerprint::short_digest(
             &parts.join("\u{1e}"),

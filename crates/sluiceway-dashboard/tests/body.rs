@@ -86,6 +86,7 @@ fn pending(stack: &str, changes: Vec<Change>) -> Row {
         notes: vec![],
         drift_not_checked: false,
         policies: None,
+        cost: None,
     }
 }
 
@@ -177,6 +178,7 @@ fn every_state() -> View {
         notes: vec![],
         drift_not_checked: false,
         policies: None,
+        cost: None,
     };
     let simple = |stack: &str, state: State| Row {
         stack: id(stack),
@@ -185,6 +187,7 @@ fn every_state() -> View {
         notes: vec![],
         drift_not_checked: false,
         policies: None,
+        cost: None,
     };
     let mut view = view(vec![
         billing,
@@ -921,5 +924,44 @@ fn a_redacted_row_keeps_only_the_count() {
         text.contains("  :no_entry: **7 policies failed**, so this change has no box until it passes. See the [preview](https://github.com/acme/infra/runs/5).")
             && !text.contains("must not be deleted"),
         "{text}"
+    );
+}
+
+#[test]
+fn a_cost_line_sits_under_the_first_line_and_stays_when_redacted() {
+    let costed = |stack: &str, cents: &str| Row {
+        cost: Some(CostLine {
+            currency: "USD".into(),
+            monthly: sluiceway_core::cost::Amount::parse(cents).unwrap(),
+        }),
+        ..pending(
+            stack,
+            vec![change("aws_instance/web", Op::Update, &["instance_type"])],
+        )
+    };
+    let rows = vec![
+        costed("more", "31.2"),
+        costed("less", "-12"),
+        costed("same", "0"),
+    ];
+    let body = body::render(&view(rows.clone())).unwrap();
+    let shown: Vec<String> = reader::read(&body)
+        .rows
+        .into_iter()
+        .map(|b| b.text)
+        .collect();
+    insta::assert_snapshot!(shown.join("\n"));
+    for text in &shown {
+        assert!(
+            !text.lines().next().unwrap().contains("USD"),
+            "not in the first line or the marker"
+        );
+    }
+    let mut redacted = view(rows);
+    redacted.layout.redact = true;
+    let body = body::render(&redacted).unwrap();
+    assert!(
+        body.contains("\n  about **31.20 USD** more a month\n"),
+        "{body}"
     );
 }

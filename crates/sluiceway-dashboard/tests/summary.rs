@@ -73,6 +73,7 @@ fn row(stack: &str, changes: usize, key_length: usize) -> Row {
         notes: vec![],
         drift_not_checked: false,
         policies: None,
+        cost: None,
     }
 }
 

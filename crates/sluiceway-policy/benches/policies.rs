@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use sluiceway_policy::{Policies, Source};
@@ -57,7 +58,9 @@ fn in_process(c: &mut Criterion) {
             let policies = Policies::compile(&sources).unwrap();
             let mut failures = 0;
             for _ in 0..STACKS {
-                let report = policies.test(std::slice::from_ref(&plan)).unwrap();
+                let report = policies
+                    .test(std::slice::from_ref(&plan), Duration::from_secs(60))
+                    .unwrap();
                 failures += report.failures().count();
             }
             assert_eq!(failures, 2 * STACKS, "the replace and the delete fail");

@@ -3,6 +3,7 @@
 
 use regorus::unstable::{Rule, RuleHead};
 
+use crate::guard;
 use crate::sources::Source;
 
 /// A team's policies, compiled once per job and asked about every pending stack.
@@ -54,6 +55,13 @@ impl Policies {
         engine.set_strict_builtin_errors(false);
         engine.set_gather_prints(true);
         for source in sources {
+            if let Some(refused) = guard::refused(&source.text) {
+                let (line, column) = refused.place();
+                return Err(CompileError::Parse {
+                    at: format!("{}:{line}:{column}", source.path),
+                    message: refused.message(),
+                });
+            }
             engine
                 .add_policy(source.path.clone(), source.text.clone())
                 .map_err(|e| parse_error(&source.path, &e.to_string()))?;

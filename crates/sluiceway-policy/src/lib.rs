@@ -17,6 +17,7 @@
 //! asking them about a document is [`Policies::test`].
 
 mod compile;
+mod guard;
 mod report;
 pub mod sources;
 mod test;

@@ -1,6 +1,10 @@
 //! Asking the policies about a document, rule by rule, as `conftest test` does.
 
+use std::num::NonZeroU32;
+use std::time::Duration;
+
 use regorus::Value;
+use regorus::utils::limits::ExecutionTimerConfig;
 
 use crate::compile::{Namespace, Policies, is_failure};
 use crate::report::{Finding, NamespaceReport, Report};
@@ -23,9 +27,18 @@ pub enum TestError {
 
 impl Policies {
     /// Judges a preview: one document, or the documents of a YAML stream, each on its
-    /// own, their results added up per namespace.
-    pub fn test(&self, documents: &[serde_json::Value]) -> Result<Report, TestError> {
+    /// own, their results added up per namespace. Evaluation stops at `limit` (the
+    /// stack's preview limit), so a policy that never ends fails that stack alone.
+    pub fn test(
+        &self,
+        documents: &[serde_json::Value],
+        limit: Duration,
+    ) -> Result<Report, TestError> {
         let mut engine = self.engine.clone();
+        engine.set_execution_timer_config(ExecutionTimerConfig {
+            limit,
+            check_interval: NonZeroU32::MIN,
+        });
         let mut namespaces: Vec<NamespaceReport> = self
             .namespaces
             .iter()
@@ -151,4 +164,30 @@ fn finding(value: &Value) -> Option<Finding> {
         message,
         metadata: fields,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sources::Source;
+
+    #[test]
+    fn a_policy_that_runs_past_the_limit_fails_that_document_only() {
+        let slow = Policies::compile(&[Source {
+            path: "slow.rego".to_owned(),
+            text: "package slow\n\nimport rego.v1\n\ncounted := count([i | some i in numbers.range(1, 20000000)])\n\ndeny contains msg if {\n  counted > 0\n  msg := \"slow\"\n}\n".to_owned(),
+        }])
+        .unwrap();
+        let started = std::time::Instant::now();
+        let stopped = slow.test(&[serde_json::json!({})], Duration::from_millis(200));
+        assert!(
+            matches!(stopped, Err(TestError::Evaluation { ref rule, .. }) if rule == "deny"),
+            "{stopped:?}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{:?}",
+            started.elapsed()
+        );
+    }
 }

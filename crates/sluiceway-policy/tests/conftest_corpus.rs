@@ -76,3 +76,38 @@ fn a_refusal_names_the_file_and_the_line() {
     let missing = in_process(&example, &["does-not-exist"], "inputs/pass.json").unwrap_err();
     assert_eq!(missing, "does-not-exist: no such file or folder");
 }
+
+/// Inputs the fuzzer once broke the interpreter with (fuzz/regressions: the first line is
+/// the document, the rest the policy), refused at their place in no time.
+#[test]
+fn what_the_fuzzer_found_is_refused_with_its_place() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions");
+    for (file, place) in [
+        (
+            "policies-huge-exponent.rego",
+            "fuzz.rego:2:1: the policy does not parse: a number",
+        ),
+        (
+            "policies-deep-brackets.rego",
+            "fuzz.rego:5:24: the policy does not parse: brackets",
+        ),
+    ] {
+        let bytes = std::fs::read(dir.join(file)).unwrap();
+        let text = String::from_utf8_lossy(&bytes);
+        let rego = text.split_once('\n').map_or(&*text, |(_, rest)| rest);
+        let started = std::time::Instant::now();
+        let refused = sluiceway_policy::Policies::compile(&[sluiceway_policy::Source {
+            path: "fuzz.rego".to_owned(),
+            text: rego.to_owned(),
+        }])
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+        assert!(refused.starts_with(place), "{file}: {refused}");
+        assert!(
+            started.elapsed().as_secs() < 5,
+            "{file}: {:?}",
+            started.elapsed()
+        );
+    }
+}

@@ -15,13 +15,14 @@ use sluiceway_core::stack::{Stack, StackId, Tool, ToolOptions};
 use crate::helm;
 use crate::kubectl;
 use crate::kubernetes::rendered_set::RenderedSet;
+pub use crate::opentofu::cost::{Estimate, NotEstimated};
 use crate::opentofu::{self, Binary, SavedPlan};
 pub use crate::preview_document::PreviewDocument;
 use crate::pulumi;
 pub use crate::pulumi::Ensured;
 pub use crate::pulumi::history::{DeployKind, Deployed};
 use crate::tool_log::{ToolDiffText, ToolLog};
-pub use crate::tool_run::{Checked, Context, VersionError};
+pub use crate::tool_run::{Asks, Checked, Context, VersionError};
 
 /// One stack, as its tool's adapter drives it.
 #[derive(Debug, Clone)]
@@ -99,15 +100,8 @@ pub struct Previewed {
     pub diff: Diff,
     pub kept: Option<Kept>,
     pub document: Option<PreviewDocument>,
-}
-
-/// What a preview hands back besides its diff.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Asks {
-    /// What its deploy must apply ([`Kept`]).
-    pub keep: bool,
-    /// The tool's preview document, for the policies.
-    pub document: bool,
+    /// What the change costs a month, when asked of a root module with changes.
+    pub cost: Option<Result<Estimate, NotEstimated>>,
 }
 
 /// What a deploy applies as is: only the adapter that made it reads it, and it is
@@ -301,7 +295,7 @@ impl Adapter {
 
     /// Previews the stack, handing back what `asks` names besides the diff.
     pub fn preview(&self, ctx: &Context<'_>, asks: Asks) -> Step<Previewed> {
-        let Asks { keep, document } = asks;
+        let Asks { keep, document, .. } = asks;
         match self {
             Adapter::Kubectl(stack) => {
                 let p = kubectl::preview(stack, ctx, keep, document);
@@ -310,17 +304,19 @@ impl Adapter {
                         diff: r.diff,
                         kept: r.set.map(|s| Kept(KeptBy::RenderedSet(s))),
                         document: r.document,
+                        cost: None,
                     }),
                     log: p.log,
                 }
             }
             Adapter::RootModule(stack) => {
-                let p = opentofu::preview(stack, ctx, keep, document);
+                let p = opentofu::preview(stack, ctx, asks);
                 Step {
                     result: p.result.map(|r| Previewed {
                         diff: r.diff,
                         kept: r.plan.map(|p| Kept(KeptBy::Plan(p))),
                         document: r.document,
+                        cost: r.cost,
                     }),
                     log: p.log,
                 }
@@ -332,6 +328,7 @@ impl Adapter {
                         diff: r.diff,
                         kept: r.render.map(|s| Kept(KeptBy::Render(s))),
                         document: r.document,
+                        cost: None,
                     }),
                     log: p.log,
                 }
@@ -343,6 +340,7 @@ impl Adapter {
                         diff: r.diff,
                         kept: keep.then(|| Kept(KeptBy::Stack(stack.id.clone()))),
                         document: r.document,
+                        cost: None,
                     }),
                     log: p.log,
                 }

@@ -52,6 +52,21 @@ pub enum StdoutFormat {
 /// The file name of a recording inside a scenario directory.
 pub const RECORDING_FILE: &str = "recording.json";
 
+/// The working directory a recording writes for a plan's private directory, where the
+/// cost estimate runs (decision 0105).
+pub const PLAN_DIR: &str = "{plan-dir}";
+
+/// How every plan's private directory is named, so a replay knows one.
+pub const PLAN_DIR_PREFIX: &str = "sluiceway-plan-";
+
+/// Whether a call in `cwd` is in the plan directory a recorded `{plan-dir}` stands for.
+pub fn in_plan_dir(recorded: &str, cwd: &std::path::Path) -> bool {
+    recorded == PLAN_DIR
+        && cwd
+            .file_name()
+            .is_some_and(|name| name.to_string_lossy().starts_with(PLAN_DIR_PREFIX))
+}
+
 #[derive(Debug, Error)]
 pub enum RecordingError {
     #[error("{scenario}: {RECORDING_FILE} is missing or unreadable: {source}")]

@@ -12,7 +12,7 @@ use std::sync::Mutex;
 
 use sluiceway_core::runner::{Invocation, Outcome, Runner};
 
-use crate::recording::{RecordedCommand, Scenario};
+use crate::recording::{RecordedCommand, Scenario, in_plan_dir};
 
 /// A placeholder in recorded argv and the file name the real argument must end with.
 #[derive(Debug, Clone)]
@@ -170,7 +170,9 @@ impl Runner for Library {
         for scenario in &self.scenarios {
             let commands = scenario.recording.commands.iter().zip(&scenario.outputs);
             for (command, (stdout, stderr)) in commands {
-                let here = command.cwd == "." || invocation.cwd.ends_with(&command.cwd);
+                let here = command.cwd == "."
+                    || invocation.cwd.ends_with(&command.cwd)
+                    || in_plan_dir(&command.cwd, &invocation.cwd);
                 if here
                     && argv_matches(&self.placeholders, &command.argv, &invocation.argv).is_some()
                     && self
@@ -211,7 +213,8 @@ impl Runner for Replay {
         let mut state = self.lock();
         let found = state.waiting.iter().position(|(command, ..)| {
             self.argv_matches(&command.argv, &invocation.argv).is_some()
-                && self.cwd_of(&command.cwd) == invocation.cwd
+                && (self.cwd_of(&command.cwd) == invocation.cwd
+                    || in_plan_dir(&command.cwd, &invocation.cwd))
                 && self
                     .distinguishing
                     .iter()

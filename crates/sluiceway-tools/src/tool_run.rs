@@ -31,6 +31,17 @@ pub struct Context<'a> {
 /// the tool to stop cleanly and release its state lock.
 pub const DEPLOY_GRACE: Duration = Duration::from_secs(120);
 
+/// What a preview hands back besides its diff.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Asks {
+    /// What its deploy must apply.
+    pub keep: bool,
+    /// The tool's preview document, for the policies.
+    pub document: bool,
+    /// What the change costs a month (root modules with changes only, decision 0105).
+    pub cost: bool,
+}
+
 impl Context<'_> {
     pub(crate) fn invoke(
         &self,

@@ -12,6 +12,14 @@ use sluiceway_tools::opentofu::{self, Binary, Context, Stack};
 use sluiceway_tools::recording::Scenario;
 use sluiceway_tools::replay::{Placeholder, Replay};
 use sluiceway_tools::tool_log::ToolLog;
+use sluiceway_tools::tool_run::Asks;
+
+/// A preview that keeps its plan for a deploy.
+const KEEP: Asks = Asks {
+    keep: true,
+    document: false,
+    cost: false,
+};
 
 /// No value list: nothing shows.
 static NO_VALUES: sluiceway_core::values::ValueList = sluiceway_core::values::ValueList::none();
@@ -72,7 +80,7 @@ fn the_plan_lives_in_a_private_directory_that_goes_away() {
     let env = BTreeMap::new();
     let (runner, example) = replay("same-plan-twice");
     let ctx = context(&runner, &env, scratch.path());
-    let first = opentofu::preview(&lab(&example), &ctx, false, false)
+    let first = opentofu::preview(&lab(&example), &ctx, Asks::default())
         .result
         .unwrap();
     assert!(first.plan.is_none());
@@ -81,7 +89,7 @@ fn the_plan_lives_in_a_private_directory_that_goes_away() {
         0,
         "nothing of a preview that keeps no plan is left"
     );
-    let kept = opentofu::preview(&lab(&example), &ctx, true, false)
+    let kept = opentofu::preview(&lab(&example), &ctx, KEEP)
         .result
         .unwrap()
         .plan
@@ -107,7 +115,7 @@ fn a_saved_plan_of_another_stack_is_refused_before_anything_runs() {
         deploy_limit: None,
         values: &NO_VALUES,
     };
-    let plan = opentofu::preview(&lab(&example), &ctx, true, false)
+    let plan = opentofu::preview(&lab(&example), &ctx, KEEP)
         .result
         .unwrap()
         .plan
@@ -151,9 +159,16 @@ fn the_plan_document_is_read_only_when_asked_and_its_debug_holds_no_value() {
     let env = BTreeMap::new();
     let (runner, example) = replay("mixed");
     let ctx = context(&runner, &env, scratch.path());
-    let previewed = opentofu::preview(&lab(&example), &ctx, false, true)
-        .result
-        .unwrap();
+    let previewed = opentofu::preview(
+        &lab(&example),
+        &ctx,
+        Asks {
+            document: true,
+            ..Asks::default()
+        },
+    )
+    .result
+    .unwrap();
     let shown = format!("{previewed:?}");
     let document = previewed.document.expect("the plan document, asked for");
     let [plan] = document.documents() else {

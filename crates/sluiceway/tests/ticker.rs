@@ -39,6 +39,7 @@ fn pending(stack: &str, address: &str) -> Row {
         notes: vec![],
         drift_not_checked: false,
         policies: None,
+        cost: None,
     }
 }
 

@@ -91,6 +91,8 @@ pub struct StackEntry {
     pub env_file: Option<NamedPath>,
     /// `policies`, added to the top-level ones for the stacks it covers.
     pub policies: Vec<NamedPath>,
+    /// `cost`, over the top-level one key by key.
+    pub cost: Option<EntryCost>,
 }
 
 impl StackEntry {
@@ -101,6 +103,13 @@ impl StackEntry {
             None => format!("stacks[{}] (path {})", self.index, self.path),
         }
     }
+}
+
+/// `stacks[].cost`, each key as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EntryCost {
+    pub enabled: Option<bool>,
+    pub threshold: Option<crate::cost::Amount>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -318,15 +318,32 @@ pub struct RawDrift {
     pub enabled: bool,
 }
 
-/// `cost:` (also `stacks[].cost:`)
+/// `cost:`
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RawCost {
-    /// Estimate the monthly cost change of OpenTofu and Terraform stacks with changes.
+    /// Estimate the monthly cost change of every OpenTofu and Terraform stack with
+    /// changes, with `infracost diff` over its plan; the row shows it (`about 31.20 USD
+    /// more a month`), and it is never part of what a tick approves.
     pub enabled: bool,
-    /// Monthly increase above which a deploy on merge waits for a tick.
+    /// Monthly increase, in the estimate's currency, above which a deploy on merge waits
+    /// for a tick; a change whose cost could not be estimated waits too.
     #[schemars(range(min = 0))]
     #[schemars(example = 50.0)]
+    pub threshold: Option<f64>,
+}
+
+/// `stacks[].cost:`, over the top-level `cost` key by key for the stacks it covers.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct RawStackCost {
+    /// Turn the estimate on or off for these stacks; the top-level `cost.enabled` when
+    /// absent.
+    #[schemars(example = true)]
+    pub enabled: Option<bool>,
+    /// These stacks' own threshold; the top-level `cost.threshold` when absent.
+    #[schemars(range(min = 0))]
+    #[schemars(example = 100.0)]
     pub threshold: Option<f64>,
 }
 
@@ -472,7 +489,7 @@ pub struct RawStackEntry {
     #[schemars(example = true)]
     pub create_in_backend: Option<bool>,
     /// Cost settings for these stacks.
-    pub cost: Option<RawCost>,
+    pub cost: Option<RawStackCost>,
     /// The tool's named options.
     pub options: Option<RawOptions>,
 }

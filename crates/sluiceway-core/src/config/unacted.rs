@@ -11,11 +11,7 @@ use super::document::{Document, KeyPath, Position};
 
 /// The keys, in the schema's notation (`stacks[].envFile`), each with the capability
 /// it waits for. A key stands for everything under it.
-pub const NOT_ACTED_ON: [(&str, &str); 3] = [
-    ("cost", "cost estimates"),
-    ("stacks[].cost", "cost estimates"),
-    ("stacks[].options.wrapper", "CDKTF and Terragrunt"),
-];
+pub const NOT_ACTED_ON: [(&str, &str); 1] = [("stacks[].options.wrapper", "CDKTF and Terragrunt")];
 
 /// A key the file sets that this version does not act on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,7 +85,7 @@ mod tests {
 
     #[test]
     fn every_place_that_sets_a_listed_key_is_found_in_file_order() {
-        let text = "cost:\n  enabled: true\nstacks:\n  - path: a\n    policies: [p]\n  - path: b\n  - path: c\n    options: { wrapper: terragrunt }\n    cost: { enabled: true }\n";
+        let text = "cost:\n  enabled: true\nstacks:\n  - path: a\n    options: { wrapper: cdktf }\n  - path: b\n  - path: c\n    options: { wrapper: terragrunt }\n    cost: { enabled: true }\n";
         let document = Document::parse(text).unwrap();
         let found: Vec<String> = find(&document)
             .iter()
@@ -97,10 +93,10 @@ mod tests {
             .collect();
         assert_eq!(
             found,
-            ["cost@1", "stacks[2].options.wrapper@8", "stacks[2].cost@9"]
+            ["stacks[0].options.wrapper@5", "stacks[2].options.wrapper@8"]
         );
         let plain = Document::parse(
-            "recordWriters: [bot]\npolicies: [policy]\nstacks:\n  - path: a\n    policies: [more]\n    phase: { from: tier }\n    envFile: a.env\n    deploy: on-merge\n",
+            "recordWriters: [bot]\npolicies: [policy]\ncost: { enabled: true }\nstacks:\n  - path: a\n    policies: [more]\n    phase: { from: tier }\n    envFile: a.env\n    deploy: on-merge\n",
         )
         .unwrap();
         assert!(find(&plain).is_empty(), "keys this version acts on");

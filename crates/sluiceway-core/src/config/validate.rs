@@ -11,8 +11,9 @@ use super::document::{Document, KeyPath};
 use super::problem::ConfigProblem;
 use super::raw::*;
 use super::schema::touches;
-use super::{Config, EntryDependsOn, EntryPhase, IgnoreRule, StackEntry};
+use super::{Config, EntryCost, EntryDependsOn, EntryPhase, IgnoreRule, StackEntry};
 use crate::calendar::{Calendar, Freeze, Window, Windows};
+use crate::cost::Amount;
 use crate::glob;
 use crate::stack::{Chart, NamedPath, TickRule, Tool, ToolOptions};
 
@@ -558,8 +559,7 @@ fn stack_entry(
     let policies = named_paths(checker, &at.key("policies"), &raw.policies);
     if let Some(cost) = &raw.cost
         && cost.threshold.is_some()
-        && !cost.enabled
-        && !settings.cost.enabled
+        && !cost.enabled.unwrap_or(settings.cost.enabled)
     {
         checker.problem(
             at.key("cost").key("threshold"),
@@ -648,6 +648,10 @@ fn stack_entry(
         deploy: raw.deploy,
         env_file,
         policies,
+        cost: raw.cost.map(|c| EntryCost {
+            enabled: c.enabled,
+            threshold: c.threshold.and_then(Amount::from_f64),
+        }),
     })
 }
 

@@ -17,10 +17,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::config::{
     Config, ConfigProblem, EntryDependsOn, EntryPhase, KeyPath, Position, StackEntry,
 };
+use crate::cost::Amount;
 use crate::discovery::pulumi::ProjectKey;
 use crate::glob::IdGlob;
 use crate::repo::{FileSource, RepoFiles};
-use crate::stack::{Origin, Stack, StackId, StackSettings, Tool, ToolOptions};
+use crate::stack::{CostSetting, Origin, Stack, StackId, StackSettings, Tool, ToolOptions};
 
 pub use declared::{is_manifest, kustomization_in};
 pub use root_module::Verdict;
@@ -274,6 +275,10 @@ fn apply_entries(
         stack.settings.value_fingerprint = config.settings.value_fingerprint;
         stack.settings.deploy_windows = config.deploy_windows.clone();
         stack.settings.policies = config.policies.clone();
+        stack.settings.cost = CostSetting {
+            enabled: config.settings.cost.enabled,
+            threshold: config.settings.cost.threshold.and_then(Amount::from_f64),
+        };
     }
     // A declaring entry covers only the stack it declares; any other entry covers every
     // stack in its directory, or the one with its name.
@@ -339,6 +344,26 @@ fn apply_entries(
             }
             settings.inputs.extend(entry.inputs.iter().cloned());
             settings.policies.extend(entry.policies.iter().cloned());
+            if let Some(cost) = &entry.cost {
+                if let Some(enabled) = cost.enabled {
+                    settings.cost.enabled = enabled;
+                }
+                if let Some(threshold) = cost.threshold {
+                    settings.cost.threshold = Some(threshold);
+                }
+                if cost.enabled == Some(true)
+                    && !matches!(stack.tool, Tool::OpenTofu | Tool::Terraform)
+                {
+                    problems.push(entry_problem(
+                        entry,
+                        Some("cost"),
+                        format!(
+                            "cost estimates are made from OpenTofu and Terraform plans, and {} is a {} stack",
+                            stack.id, stack.tool
+                        ),
+                    ));
+                }
+            }
             match &entry.depends_on {
                 Some(EntryDependsOn::Auto) => {
                     if stack.tool != Tool::Pulumi {

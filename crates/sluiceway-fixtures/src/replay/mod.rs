@@ -29,7 +29,7 @@ use sluiceway_tools::opentofu;
 use sluiceway_tools::recording::{RecordedCommand, RecordingError, Scenario};
 use sluiceway_tools::replay::{Placeholder, Replay};
 use sluiceway_tools::tool_log::ToolDiffText;
-use sluiceway_tools::tool_run::Context;
+use sluiceway_tools::tool_run::{Asks, Context};
 use thiserror::Error;
 
 /// What the replay document says, one entry per adapter operation.
@@ -712,7 +712,14 @@ fn replay_opentofu(
                 (Operation::Prepare, prepared_outcome(run.result))
             }
             Some("plan") if args.contains(&"-json") => {
-                let preview = opentofu::preview(&stack, &ctx, true, false);
+                let preview = opentofu::preview(
+                    &stack,
+                    &ctx,
+                    Asks {
+                        keep: true,
+                        ..Asks::default()
+                    },
+                );
                 produced
                     .log_lines
                     .extend(preview.log.job_log_lines().iter().cloned());

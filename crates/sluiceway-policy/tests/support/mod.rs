@@ -122,7 +122,7 @@ pub(crate) fn in_process(
     let policies = Policies::compile(&sources).map_err(|e| e.to_string())?;
     let documents = documents(&dir.join(document))?;
     policies
-        .test(&documents)
+        .test(&documents, std::time::Duration::from_secs(60))
         .map(|r| answers(&r))
         .map_err(|e| e.to_string())
 }

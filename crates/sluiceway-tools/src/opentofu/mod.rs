@@ -5,10 +5,12 @@
 //! <plan>`, read into changes; its deploy applies exactly that saved plan. The plan file
 //! holds every value, so it lives in a private directory and is removed when dropped.
 
+pub mod cost;
 pub mod plan;
 mod plan_paths;
 
 use crate::preview_document::PreviewDocument;
+use crate::tool_run::Asks;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -125,6 +127,8 @@ pub struct Previewed {
     pub plan: Option<SavedPlan>,
     /// The plan as `show -json` printed it, read only when asked (for the policies).
     pub document: Option<PreviewDocument>,
+    /// What the change costs a month, when asked and there are changes.
+    pub cost: Option<Result<cost::Estimate, cost::NotEstimated>>,
 }
 
 #[derive(Debug)]
@@ -231,11 +235,16 @@ pub fn prepare(dir: &Path, binary: Binary, ctx: &Context<'_>) -> Run {
 
 /// Plans the stack into a private plan file and reads the plan. With `keep_plan` the
 /// plan is handed back for the deploy; otherwise it is removed before this returns.
-pub fn preview(stack: &Stack, ctx: &Context<'_>, keep_plan: bool, document: bool) -> Preview {
+pub fn preview(stack: &Stack, ctx: &Context<'_>, asks: Asks) -> Preview {
+    let Asks {
+        keep: keep_plan,
+        document,
+        cost: costed,
+    } = asks;
     let mut log = ToolLog::default();
     let result = (|| {
         let dir = tempfile::Builder::new()
-            .prefix("sluiceway-plan-")
+            .prefix(crate::recording::PLAN_DIR_PREFIX)
             .tempdir_in(ctx.scratch)
             .map_err(|e| {
                 log.note(format!(
@@ -304,16 +313,20 @@ pub fn preview(stack: &Stack, ctx: &Context<'_>, keep_plan: bool, document: bool
         } else {
             None
         };
+        let changes = changes.map_err(Failure::from)?;
+        let cost =
+            (costed && !changes.is_empty()).then(|| cost::estimate(plan.dir.path(), ctx, &mut log));
         let _ = std::fs::remove_file(&shown);
         let diff = Diff {
             stack: stack.id.clone(),
-            changes: changes.map_err(Failure::from)?,
+            changes,
             drift: None,
         };
         Ok(Previewed {
             diff,
             plan: keep_plan.then_some(plan),
             document,
+            cost,
         })
     })();
     Preview { result, log }

@@ -495,7 +495,7 @@ fn apply(
             &ctx,
             Asks {
                 keep: true,
-                document: false,
+                ..Asks::default()
             },
         );
         say_log(preview.log.job_log_lines(), printer);
@@ -766,6 +766,7 @@ fn write_row(
         notes: Vec::new(),
         drift_not_checked: false,
         policies: None,
+        cost: None,
     };
     rewrite
         .write(github, number, &|block: &reader::RowBlock| {

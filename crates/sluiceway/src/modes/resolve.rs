@@ -509,6 +509,7 @@ fn resolve(
                     notes: Vec::new(),
                     drift_not_checked: false,
                     policies: None,
+                    cost: None,
                 }));
             }
             if let Some((behind, opens)) = queued_rows.get(&id) {
@@ -525,6 +526,7 @@ fn resolve(
                     notes: Vec::new(),
                     drift_not_checked: false,
                     policies: None,
+                    cost: None,
                 }));
             }
             let (hash, note) = judged.get(&block.facts.stack)?;

@@ -95,6 +95,7 @@ pub fn run(job: &Job, github: &dyn GitHub, clock: &dyn Clock, printer: &mut Prin
                 notes: Vec::new(),
                 drift_not_checked: false,
                 policies: None,
+                cost: None,
             }))
         });
         if let Err(e) = written {

@@ -2,8 +2,10 @@
 //! scan of a push to the default branch finds its change pending, credited to whoever
 //! sent the push: the scan opens its record at the late read, as a tick's would be
 //! opened, and hands it on in `matrix`. Some changes still wait for a person's tick,
-//! and their rows say why: a policy that failed on it, a delete or a replace, a change whose hash covers drift, a
-//! dependency with a change of its own waiting, deploys turned off, a freeze. A closed
+//! and their rows say why: a policy that failed on it, a delete or a replace, a change
+//! whose hash covers drift, a cost above the stack's threshold (or one that could not be
+//! estimated), a dependency with a change of its own waiting, deploys turned off, a
+//! freeze. A closed
 //! deploy window makes the record wait for it; a dependency deploying queues it behind.
 //! The notes are plain text: the renderer escapes a fresh row's notes.
 
@@ -15,7 +17,7 @@ use sluiceway_core::config::DeployTrigger;
 use sluiceway_core::diff::{Diff, Op, Tracking};
 use sluiceway_core::gate::{self, Gated, Waits};
 use sluiceway_core::record::{Approved, Payload};
-use sluiceway_core::stack::{Stack, StackId};
+use sluiceway_core::stack::{Stack, StackId, Tool};
 use sluiceway_dashboard::view::Policed;
 use sluiceway_github::{GitHub, NewDeploymentStatus, RecordState};
 
@@ -29,6 +31,7 @@ use crate::modes::scan::rows::{Found, Scanned};
 pub const DESTROYS_NOTE: &str = "this stack deploys on merge, and this change waits for a tick: it deletes or replaces a resource.";
 pub const DRIFT_NOTE: &str =
     "the stack drifted, and a deploy would also put back what changed outside the code.";
+pub const COST_UNKNOWN_NOTE: &str = "this stack deploys on merge, and this change waits for a tick: its cost could not be estimated.";
 pub const POLICY_NOTE: &str =
     "this stack deploys on merge, and this change deployed nothing: a policy failed on it.";
 pub const DEPLOYS_OFF_NOTE: &str =
@@ -65,6 +68,24 @@ fn destroys(diff: &Diff) -> bool {
     diff.changes
         .iter()
         .any(|c| matches!(c.op, Op::Delete | Op::Replace) && c.tracking != Some(Tracking::Forget))
+}
+
+/// Why a change whose cost is above its stack's threshold, or could not be estimated,
+/// waits for a tick (decision 0105); `None` for a change that may go. Stacks without a
+/// threshold, and stacks whose tool has no estimate, are not held by cost.
+fn over_threshold(stack: &Stack, scanned: &Scanned<'_>) -> Option<String> {
+    let threshold = stack.settings.cost.threshold?;
+    if !stack.settings.cost.enabled || !matches!(stack.tool, Tool::OpenTofu | Tool::Terraform) {
+        return None;
+    }
+    match scanned.costs.get(&stack.id) {
+        Some(Some(cost)) if cost.monthly > threshold => Some(format!(
+            "this stack deploys on merge, and this change waits for a tick: it costs about {} {} more a month, above the threshold of {threshold} {}.",
+            cost.monthly, cost.currency, cost.currency
+        )),
+        Some(Some(_)) => None,
+        _ => Some(COST_UNKNOWN_NOTE.to_owned()),
+    }
 }
 
 /// Opens the records of the on-merge stacks whose change may go, in stack-id order,
@@ -118,7 +139,7 @@ pub fn open(
         } else if diff.drift.as_ref().is_some_and(|d| !d.is_empty()) {
             Some(DRIFT_NOTE.to_owned())
         } else {
-            None
+            over_threshold(stack, scanned)
         };
         match waits {
             Some(note) => {

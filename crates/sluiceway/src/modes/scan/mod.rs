@@ -33,7 +33,7 @@ use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::preview_page::PageLinks;
 use sluiceway_dashboard::reader::{self, ReadBody};
 use sluiceway_dashboard::shipped::{self, Shipped};
-use sluiceway_dashboard::view::{Hint, View};
+use sluiceway_dashboard::view::{CostLine, Hint, View};
 use sluiceway_dashboard::{body, summary};
 use sluiceway_github::{GitHub, Issue};
 use sluiceway_tools::adapter::{Adapter, Context, Ensured, Preparation};
@@ -200,6 +200,7 @@ fn scan(
         merging: BTreeMap::new(),
         drift_not_checked: BTreeSet::new(),
         policies: BTreeMap::new(),
+        costs: BTreeMap::new(),
         last_recorded: BTreeMap::new(),
         deployed_hashes: BTreeMap::new(),
         runs: Vec::new(),
@@ -425,6 +426,7 @@ fn scan(
                     tool_diff: config.settings.scan.log_diff,
                     value_fingerprint: settings.is_none_or(|st| st.value_fingerprint),
                     policies: settings.and_then(|st| policy_sets.of(st)),
+                    cost: settings.is_some_and(|st| st.cost.enabled),
                     time_limit: settings
                         .and_then(|st| st.preview_timeout_minutes)
                         .map_or(s.inputs.preview_timeout, |m| {
@@ -468,6 +470,24 @@ fn scan(
             }
             if let Some(policed) = p.policed {
                 scanned.policies.insert(id.clone(), policed);
+            }
+            match p.cost {
+                Some(Ok(estimate)) => {
+                    scanned.costs.insert(
+                        id.clone(),
+                        Some(CostLine {
+                            currency: estimate.currency,
+                            monthly: estimate.monthly,
+                        }),
+                    );
+                }
+                Some(Err(why)) => {
+                    printer.say(&format!(
+                        "::warning::Cost not estimated for {id}: {why}. Its row shows no cost line."
+                    ));
+                    scanned.costs.insert(id.clone(), None);
+                }
+                None => {}
             }
             logs.entry(id.clone()).or_default().extend(p.log);
             tries.insert(id.clone(), (p.tries, p.took.as_secs_f64()));
@@ -878,6 +898,7 @@ fn write_github(
         merging: merged.rows.clone(),
         drift_not_checked: scanned.drift_not_checked.clone(),
         policies: scanned.policies.clone(),
+        costs: scanned.costs.clone(),
         last_recorded: records.last_recorded(),
         deployed_hashes: records.deployed_hashes(),
         runs: runs.others(),

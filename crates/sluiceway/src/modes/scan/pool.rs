@@ -12,7 +12,7 @@ use sluiceway_core::diff::Diff;
 use sluiceway_core::failure::{Failure, FailureReason};
 use sluiceway_dashboard::view::{Policed, PolicyFailure};
 use sluiceway_policy::Policies;
-use sluiceway_tools::adapter::{Adapter, Asks, Context, PreviewDocument};
+use sluiceway_tools::adapter::{Adapter, Asks, Context, Estimate, NotEstimated, PreviewDocument};
 
 use crate::base::policies::Unusable;
 
@@ -95,6 +95,8 @@ pub struct Work<'a> {
     /// The policies a pending change is judged by, or why they cannot be; `None` when
     /// the stack names none.
     pub policies: Option<Result<&'a Policies, &'a Unusable>>,
+    /// Estimate what a change costs (`cost.enabled`; root modules only).
+    pub cost: bool,
 }
 
 /// What the pool found for one stack, with everything for its log group.
@@ -110,6 +112,8 @@ pub struct Previewed {
     pub drift_check: Option<Failure>,
     /// What the policies said about a pending change.
     pub policed: Option<Policed>,
+    /// What a pending change costs a month, when asked.
+    pub cost: Option<Result<Estimate, NotEstimated>>,
 }
 
 impl Previewed {
@@ -184,6 +188,7 @@ pub fn preview_all(
         first.tries = 2;
         first.drift_check = retried.drift_check;
         first.policed = retried.policed;
+        first.cost = retried.cost;
     }
     results
 }
@@ -232,14 +237,17 @@ fn one(work: &Work<'_>, ctx: &Context<'_>) -> Previewed {
     let mut log = Vec::new();
     let mut drift_check = None;
     let mut policed = None;
+    let mut cost = None;
     let result = catch_unwind(AssertUnwindSafe(|| {
         let asks = Asks {
             keep: false,
             document: work.policies.is_some(),
+            cost: work.cost,
         };
         let step = work.adapter.preview(ctx, asks);
         log.extend(step.log.job_log_lines().iter().cloned());
         let previewed = step.result?;
+        cost = previewed.cost;
         let mut diff = previewed.diff;
         if work.drift
             && let Some(check) = work.adapter.detect_drift(ctx)
@@ -256,7 +264,12 @@ fn one(work: &Work<'_>, ctx: &Context<'_>) -> Previewed {
         if let Some(policies) = work.policies
             && !diff.changes.is_empty()
         {
-            policed = Some(judge(policies, previewed.document, &mut log));
+            policed = Some(judge(
+                policies,
+                previewed.document,
+                work.time_limit,
+                &mut log,
+            ));
         }
         if work.tool_diff {
             let step = work.adapter.tool_diff(ctx);
@@ -278,6 +291,7 @@ fn one(work: &Work<'_>, ctx: &Context<'_>) -> Previewed {
         tries: 1,
         drift_check,
         policed,
+        cost,
     }
 }
 
@@ -286,6 +300,7 @@ fn one(work: &Work<'_>, ctx: &Context<'_>) -> Previewed {
 fn judge(
     policies: Result<&Policies, &Unusable>,
     document: Option<PreviewDocument>,
+    limit: Duration,
     log: &mut Vec<String>,
 ) -> Policed {
     let policies = match policies {
@@ -299,7 +314,7 @@ fn judge(
         log.push("The policies did not run: the preview gave no document.".to_owned());
         return Policed::NotRun("the preview gave no document".to_owned());
     };
-    let report = match policies.test(document.documents()) {
+    let report = match policies.test(document.documents(), limit) {
         Ok(report) => report,
         Err(e) => {
             log.push(format!("The policies did not run: {e}."));

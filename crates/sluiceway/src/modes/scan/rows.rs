@@ -19,8 +19,8 @@ use sluiceway_dashboard::outside::{self, OutsideDeploy, OutsideKind};
 use sluiceway_dashboard::reader::ReadBody;
 use sluiceway_dashboard::updates::Updates;
 use sluiceway_dashboard::view::{
-    Attribution, BulkNote, BulkSection, Confirm, FailedRuns, FailureLine, Hint, Links, NoteWhy,
-    Policed, Reach, Root, Row, RowSource, RunWaiting, State, TrailEntry, View,
+    Attribution, BulkNote, BulkSection, Confirm, CostLine, FailedRuns, FailureLine, Hint, Links,
+    NoteWhy, Policed, Reach, Root, Row, RowSource, RunWaiting, State, TrailEntry, View,
 };
 use sluiceway_github::WorkflowRun;
 use sluiceway_tools::adapter::{DeployKind, Deployed};
@@ -74,6 +74,9 @@ pub struct Scanned<'a> {
     pub drift_not_checked: BTreeSet<StackId>,
     /// What the policies said about each pending stack they judged (decision 0106).
     pub policies: BTreeMap<StackId, Policed>,
+    /// What each estimated change costs a month (decision 0105); `None` when the
+    /// estimate failed.
+    pub costs: BTreeMap<StackId, Option<CostLine>>,
     /// When each stack's newest deployment record was made or last given a status.
     pub last_recorded: BTreeMap<StackId, Timestamp>,
     /// The hash each stack's newest ended record deployed, when it went out.
@@ -491,6 +494,7 @@ fn fresh(id: &StackId, found: &Found, scanned: &Scanned<'_>) -> Row {
         notes,
         drift_not_checked: scanned.drift_not_checked.contains(id),
         policies: scanned.policies.get(id).cloned(),
+        cost: scanned.costs.get(id).cloned().flatten(),
     }
 }
 
@@ -644,6 +648,7 @@ mod tests {
             merging: BTreeMap::new(),
             drift_not_checked: BTreeSet::new(),
             policies: BTreeMap::new(),
+            costs: BTreeMap::new(),
             last_recorded: BTreeMap::new(),
             deployed_hashes: BTreeMap::new(),
             runs: Vec::new(),
