@@ -56,6 +56,12 @@ enum Command {
         /// The kubectl helm's scenarios set the stage with and drift-check through.
         #[arg(long, value_name = "PATH", required_if_eq("tool", "helm"))]
         kubectl: Option<PathBuf>,
+        /// The OpenTofu that plans what cdktf synthesizes.
+        #[arg(long, value_name = "PATH", required_if_eq("tool", "cdktf"))]
+        tofu: Option<PathBuf>,
+        /// The installed modules of the CDKTF app (`scripts/install-cdktf.sh` prints them).
+        #[arg(long, value_name = "DIR", required_if_eq("tool", "cdktf"))]
+        node_modules: Option<PathBuf>,
         /// Record only this scenario.
         #[arg(long, value_name = "SCENARIO")]
         only: Option<String>,
@@ -95,6 +101,8 @@ enum RecordTool {
     Kubectl,
     Opentofu,
     Terraform,
+    /// A CDK for Terraform app, synthesized by cdktf and planned by OpenTofu.
+    Cdktf,
     Helm,
     Pulumi,
 }
@@ -106,6 +114,7 @@ impl RecordTool {
             RecordTool::Helm => "helm",
             RecordTool::Opentofu => "opentofu",
             RecordTool::Terraform => "terraform",
+            RecordTool::Cdktf => "cdktf",
             RecordTool::Pulumi => "pulumi",
         }
     }
@@ -148,6 +157,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             tool,
             binary,
             kubectl,
+            tofu,
+            node_modules,
             only,
             out,
             example,
@@ -159,12 +170,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     RecordTool::Kubectl => "examples/homelab/k8s",
                     RecordTool::Helm => "examples/helm-lab",
                     RecordTool::Opentofu | RecordTool::Terraform => "examples/tofu-lab",
+                    RecordTool::Cdktf => "examples/cdktf-lab",
                     RecordTool::Pulumi => "examples/pulumi-lab",
                 })
             });
             let tools = Tools {
                 binary: &binary,
                 kubectl: kubectl.as_deref(),
+                tofu: tofu.as_deref(),
+                node_modules: node_modules.as_deref(),
             };
             record(tool, &tools, only.as_deref(), &out, &example, &work)
         }
@@ -199,10 +213,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// The binaries a recording runs: the tool's, and for helm the kubectl beside it.
+/// The binaries a recording runs: the tool's, for helm the kubectl beside it, for cdktf
+/// the OpenTofu behind it and the app's modules.
 struct Tools<'a> {
     binary: &'a Path,
     kubectl: Option<&'a Path>,
+    tofu: Option<&'a Path>,
+    node_modules: Option<&'a Path>,
 }
 
 fn record(
@@ -217,15 +234,19 @@ fn record(
         .binary
         .canonicalize()
         .with_context(|| format!("no {} at {}", tool.name(), tools.binary.display()))?;
-    let kubectl_dir = match tools.kubectl {
-        Some(kubectl) => {
-            let kubectl = kubectl
+    // The other binaries a scenario runs, on PATH after the tool's.
+    let mut beside = String::new();
+    for (name, path) in [("kubectl", tools.kubectl), ("tofu", tools.tofu)] {
+        if let Some(path) = path {
+            let path = path
                 .canonicalize()
-                .with_context(|| format!("no kubectl at {}", kubectl.display()))?;
-            format!("{}:", kubectl.parent().unwrap_or(Path::new("/")).display())
+                .with_context(|| format!("no {name} at {}", path.display()))?;
+            beside.push_str(&format!(
+                "{}:",
+                path.parent().unwrap_or(Path::new("/")).display()
+            ));
         }
-        None => String::new(),
-    };
+    }
     let example = example
         .canonicalize()
         .with_context(|| format!("no example project at {}", example.display()))?;
@@ -238,7 +259,7 @@ fn record(
     let mut env = BTreeMap::from([
         (
             "PATH".to_owned(),
-            format!("{}:{kubectl_dir}/usr/bin:/bin", binary_dir.display()),
+            format!("{}:{beside}/usr/bin:/bin", binary_dir.display()),
         ),
         ("HOME".to_owned(), work.join("home").display().to_string()),
     ]);
@@ -326,6 +347,24 @@ fn record(
             .context("kubectl did not say its version")?;
             (version.to_string(), scenario::kubectl_scenarios())
         }
+    } else if tool == RecordTool::Cdktf {
+        let Some(node_modules) = tools.node_modules else {
+            bail!("--tool cdktf needs --node-modules");
+        };
+        let node_modules = node_modules
+            .canonicalize()
+            .with_context(|| format!("no modules at {}", node_modules.display()))?;
+        // No telemetry call home while recording.
+        env.insert("CHECKPOINT_DISABLE".to_owned(), "1".to_owned());
+        let said = ask(&env, &["--version"])?;
+        let version = said
+            .lines()
+            .find_map(|l| Version::parse(l.trim()))
+            .context("cdktf did not say its version")?;
+        (
+            version.to_string(),
+            scenario::cdktf_scenarios(&node_modules),
+        )
     } else {
         env.insert("TF_IN_AUTOMATION".to_owned(), "true".to_owned());
         let said: serde_json::Value = serde_json::from_str(&ask(&env, &["version", "-json"])?)

@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
+use sluiceway_core::config::Wrapper;
 use sluiceway_core::diff::{Change, Diff};
 use sluiceway_core::failure::{Failure, FailureReason};
 use sluiceway_core::stack::{Stack, StackId, Tool, ToolOptions};
@@ -16,7 +17,7 @@ use crate::helm;
 use crate::kubectl;
 use crate::kubernetes::rendered_set::RenderedSet;
 pub use crate::opentofu::cost::{Estimate, NotEstimated};
-use crate::opentofu::{self, Binary, SavedPlan};
+use crate::opentofu::{self, Binary, Launch, SavedPlan};
 pub use crate::preview_document::PreviewDocument;
 use crate::pulumi;
 pub use crate::pulumi::Ensured;
@@ -59,8 +60,10 @@ pub struct Preparation {
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Prepare {
-    /// `tofu init` / `terraform init` of a root module.
-    Init(Binary),
+    /// `tofu init` / `terraform init` of a root module, directly or through Terragrunt.
+    Init(Launch),
+    /// `cdktf synth` of a CDKTF app, before the init of each of its stacks.
+    Synth,
     /// `helm dependency build .` of a chart.
     DependencyBuild,
 }
@@ -73,8 +76,12 @@ impl Preparation {
     /// Runs it.
     pub fn run(&self, ctx: &Context<'_>) -> Step<()> {
         let (result, log) = match self.step {
-            Prepare::Init(binary) => {
-                let run = opentofu::prepare(&self.dir, binary, ctx);
+            Prepare::Init(launch) => {
+                let run = opentofu::prepare(&self.dir, launch, ctx);
+                (run.result, run.log)
+            }
+            Prepare::Synth => {
+                let run = opentofu::cdktf::synth(&self.dir, ctx);
                 (run.result, run.log)
             }
             Prepare::DependencyBuild => {
@@ -83,6 +90,50 @@ impl Preparation {
             }
         };
         Step { result, log }
+    }
+}
+
+/// A program whose version a job checks once before it runs it for any stack: a tool,
+/// or a wrapper in front of one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Program {
+    Tool(Tool),
+    Cdktf,
+    Terragrunt,
+}
+
+impl Program {
+    pub fn name(self) -> &'static str {
+        match self {
+            Program::Tool(tool) => tool.name(),
+            Program::Cdktf => "cdktf",
+            Program::Terragrunt => "terragrunt",
+        }
+    }
+
+    /// Checks the program is there and new enough, in the repository root.
+    pub fn check_version(self, ctx: &Context<'_>, root: &Path) -> Result<Checked, VersionError> {
+        match self {
+            Program::Tool(Tool::Kubectl) => kubectl::check_version(ctx, root).map(Checked::from),
+            Program::Tool(Tool::OpenTofu) => {
+                opentofu::check_version(ctx, Binary::Tofu, root).map(Checked::from)
+            }
+            Program::Tool(Tool::Terraform) => {
+                opentofu::check_version(ctx, Binary::Terraform, root).map(Checked::from)
+            }
+            Program::Tool(Tool::Helm) => helm::check_version(ctx, root),
+            Program::Tool(Tool::Pulumi) => pulumi::check_version(ctx, root).map(Checked::from),
+            Program::Cdktf => opentofu::cdktf::check_version(ctx, root).map(Checked::from),
+            Program::Terragrunt => {
+                opentofu::terragrunt::check_version(ctx, root).map(Checked::from)
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Program {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -148,12 +199,19 @@ impl Adapter {
                     wrapper,
                 },
             ) => {
-                if wrapper.is_some() {
-                    return Err(Unsupported {
-                        tool: *tool,
-                        what: "root modules driven through a wrapper (Terragrunt, CDKTF)",
-                    });
-                }
+                let wrapper = match (wrapper, &stack.name) {
+                    (None, _) => None,
+                    (Some(Wrapper::Terragrunt), _) => Some(opentofu::Wrapper::Terragrunt),
+                    (Some(Wrapper::Cdktf), Some(name)) => Some(opentofu::Wrapper::Cdktf {
+                        stack: name.clone(),
+                    }),
+                    (Some(Wrapper::Cdktf), None) => {
+                        return Err(Unsupported {
+                            tool: *tool,
+                            what: "a CDKTF stack without the name of its stack in the app",
+                        });
+                    }
+                };
                 Ok(Adapter::RootModule(opentofu::Stack {
                     id: stack.id.clone(),
                     dir,
@@ -162,6 +220,7 @@ impl Adapter {
                     } else {
                         Binary::Terraform
                     },
+                    wrapper,
                     workspace: workspace.clone(),
                     var_files: var_files.clone(),
                 }))
@@ -213,16 +272,17 @@ impl Adapter {
         }
     }
 
-    /// Checks this stack's tool is there and new enough. A mode runs it once per job for
-    /// each tool whose stacks are at hand, in the repository root.
-    pub fn check_version(&self, ctx: &Context<'_>, root: &Path) -> Result<Checked, VersionError> {
+    /// The programs this stack's previews and deploys run: its tool, and the wrapper in
+    /// front of it. A mode checks each one's version once per job.
+    pub fn programs(&self) -> Vec<Program> {
+        let tool = Program::Tool(self.tool());
         match self {
-            Adapter::Kubectl(_) => kubectl::check_version(ctx, root).map(Checked::from),
-            Adapter::RootModule(stack) => {
-                opentofu::check_version(ctx, stack.binary, root).map(Checked::from)
-            }
-            Adapter::Helm(_) => helm::check_version(ctx, root),
-            Adapter::Pulumi(_) => pulumi::check_version(ctx, root).map(Checked::from),
+            Adapter::RootModule(stack) => match &stack.wrapper {
+                Some(opentofu::Wrapper::Cdktf { .. }) => vec![tool, Program::Cdktf],
+                Some(opentofu::Wrapper::Terragrunt) => vec![tool, Program::Terragrunt],
+                None => vec![tool],
+            },
+            _ => vec![tool],
         }
     }
 
@@ -238,15 +298,29 @@ impl Adapter {
         }
     }
 
-    /// The preparations this stack needs before its preview, in the order they run.
+    /// The preparations this stack needs before its preview, in the order they run. A
+    /// CDKTF app is synthesized once, before the init of each of its stacks.
     pub fn preparations(&self) -> Vec<Preparation> {
         match self {
             Adapter::Kubectl(_) | Adapter::Pulumi(_) => Vec::new(),
-            Adapter::RootModule(stack) => vec![Preparation {
-                level: 0,
-                dir: stack.dir.clone(),
-                step: Prepare::Init(stack.binary),
-            }],
+            Adapter::RootModule(stack) => {
+                let init = Preparation {
+                    level: 0,
+                    dir: stack.module_dir(),
+                    step: Prepare::Init(stack.launch()),
+                };
+                match &stack.wrapper {
+                    Some(opentofu::Wrapper::Cdktf { .. }) => vec![
+                        Preparation {
+                            level: 0,
+                            dir: stack.dir.clone(),
+                            step: Prepare::Synth,
+                        },
+                        Preparation { level: 1, ..init },
+                    ],
+                    _ => vec![init],
+                }
+            }
             Adapter::Helm(stack) => stack
                 .chart_dir()
                 .map(|dir| helm::charts::builds(&dir))

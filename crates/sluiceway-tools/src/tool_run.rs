@@ -212,3 +212,30 @@ impl std::fmt::Display for VersionError {
         }
     }
 }
+
+/// What a version check makes of its command's outcome: the version `read` finds in what
+/// the tool printed, held to `floor`.
+pub(crate) fn version_of(
+    outcome: Outcome,
+    tool: &'static str,
+    floor: crate::version::Version,
+    read: impl FnOnce(&str) -> Option<crate::version::Version>,
+) -> Result<crate::version::Version, VersionError> {
+    match outcome {
+        Outcome::Exited {
+            code: Some(0),
+            stdout,
+            ..
+        } => {
+            let found =
+                read(&String::from_utf8_lossy(&stdout)).ok_or(VersionError::Unreadable { tool })?;
+            if found < floor {
+                Err(VersionError::TooOld { tool, found, floor })
+            } else {
+                Ok(found)
+            }
+        }
+        Outcome::NotStarted { .. } => Err(VersionError::Missing { tool, floor }),
+        _ => Err(VersionError::Unreadable { tool }),
+    }
+}

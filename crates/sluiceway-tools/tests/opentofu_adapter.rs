@@ -59,6 +59,7 @@ fn lab(example: &Path) -> Stack {
         id: StackId::derive("lab", Some("dev")),
         dir: example.join("lab"),
         binary: Binary::Tofu,
+        wrapper: None,
         workspace: Some("dev".into()),
         var_files: vec!["dev.tfvars".into()],
     }
@@ -220,6 +221,7 @@ fn estimate_of(scenario: &str) -> Option<Result<Estimate, NotEstimated>> {
         id: StackId::given(if free { "network:dev" } else { "compute" }),
         dir: root.join(if free { "network" } else { "compute" }),
         binary: Binary::Tofu,
+        wrapper: None,
         workspace: free.then(|| "dev".to_owned()),
         var_files: if free {
             vec!["dev.tfvars".into()]

@@ -594,6 +594,16 @@ pub enum Wrapper {
     Cdktf,
 }
 
+impl Wrapper {
+    /// The wrapper's name, as the file writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Wrapper::Terragrunt => "terragrunt",
+            Wrapper::Cdktf => "cdktf",
+        }
+    }
+}
+
 /// The examples of list keys, for the schema and the book: `#[schemars(example)]` takes
 /// an expression, and an array literal is one only syn's full parser reads, which a
 /// crate built alone does not enable.

@@ -1,10 +1,13 @@
 //! Checks that a declared stack's directory holds what its tool needs, from files alone.
 
-use crate::config::StackEntry;
+use crate::config::{StackEntry, Wrapper};
+use crate::discovery::cdktf::APP_FILE;
 use crate::repo::{RepoFiles, child, join};
 use crate::stack::{Chart, Tool, ToolOptions};
 
 const KUSTOMIZATIONS: [&str; 3] = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
+/// What makes a directory a Terragrunt unit (decision 0068).
+const TERRAGRUNT_UNIT: [&str; 2] = ["terragrunt.hcl", "terragrunt.hcl.json"];
 
 pub fn is_manifest(name: &str) -> bool {
     name.ends_with(".yaml") || name.ends_with(".yml") || name.ends_with(".json")
@@ -50,13 +53,26 @@ pub(crate) fn problems(
                         || n.ends_with(".tofu.json")
                 }
             };
-            if wrapper.is_none() && !names.iter().any(|n| module_file(&n)) {
-                let kinds = if tool == Tool::Terraform {
-                    "*.tf or *.tf.json"
-                } else {
-                    "*.tf, *.tofu, *.tf.json or *.tofu.json"
-                };
-                problems.push(format!("{dir} holds no {kinds} files for {tool}"));
+            match wrapper {
+                None if !names.iter().any(|n| module_file(&n)) => {
+                    let kinds = if tool == Tool::Terraform {
+                        "*.tf or *.tf.json"
+                    } else {
+                        "*.tf, *.tofu, *.tf.json or *.tofu.json"
+                    };
+                    problems.push(format!("{dir} holds no {kinds} files for {tool}"));
+                }
+                Some(Wrapper::Cdktf) if !names.iter().any(|n| n == APP_FILE) => {
+                    problems.push(format!("{dir} holds no {APP_FILE}: it is not a CDKTF app"));
+                }
+                Some(Wrapper::Terragrunt)
+                    if !names.iter().any(|n| TERRAGRUNT_UNIT.contains(&n.as_str())) =>
+                {
+                    problems.push(format!(
+                        "{dir} holds no terragrunt.hcl or terragrunt.hcl.json: it is not a Terragrunt unit"
+                    ));
+                }
+                _ => {}
             }
             for file in var_files {
                 match inside(file) {

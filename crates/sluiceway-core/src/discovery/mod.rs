@@ -5,6 +5,7 @@
 //! `stacks` entries declare, applies every entry's settings, derives ids, leaves out
 //! what `ignore` names, and checks that dependencies point somewhere real.
 
+pub mod cdktf;
 mod declared;
 mod dependencies;
 pub mod gitops;
@@ -109,6 +110,7 @@ pub fn discover(
 
     let mut dir_tools: BTreeMap<&str, (Tool, Option<crate::config::Wrapper>, usize)> =
         BTreeMap::new();
+    let mut apps: BTreeMap<&str, Option<ConfigProblem>> = BTreeMap::new();
     for entry in &config.entries {
         let Some((tool, options)) = &entry.declaration else {
             continue;
@@ -130,7 +132,16 @@ pub fn discover(
             .entry(entry.path.as_str())
             .or_insert((*tool, wrapper, entry.index));
         let found = declared::problems(files, entry, *tool, options);
-        if found.is_empty() {
+        // An app's own file is read once, however many of its stacks are declared.
+        if found.is_empty()
+            && wrapper == Some(crate::config::Wrapper::Cdktf)
+            && !apps.contains_key(entry.path.as_str())
+        {
+            apps.insert(entry.path.as_str(), cdktf::problem(source, &entry.path));
+        }
+        if let Some(Some(problem)) = apps.get(entry.path.as_str()) {
+            problems.push(problem.clone());
+        } else if found.is_empty() {
             candidates.push(new_stack(
                 entry.path.clone(),
                 entry.name.clone(),

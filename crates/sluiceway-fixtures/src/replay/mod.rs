@@ -259,6 +259,10 @@ pub enum Tool {
     Kubectl,
     Opentofu,
     Terraform,
+    /// OpenTofu stacks of a CDK for Terraform app.
+    Cdktf,
+    /// OpenTofu or Terraform through Terragrunt.
+    Terragrunt,
     Helm,
     Pulumi,
 }
@@ -389,7 +393,7 @@ pub fn replay_showing(
         Tool::Kubectl => return replay_kubectl(example, scenario_dir, values),
         Tool::Helm => return helm::replay(example, scenario_dir, values),
         Tool::Pulumi => return pulumi::replay(example, scenario_dir, values),
-        Tool::Opentofu => opentofu::Binary::Tofu,
+        Tool::Opentofu | Tool::Cdktf | Tool::Terragrunt => opentofu::Binary::Tofu,
         Tool::Terraform => opentofu::Binary::Terraform,
     };
     replay_opentofu(binary, example, scenario_dir, values)
@@ -658,7 +662,10 @@ pub fn text(report: &Report) -> String {
 
 /// Replays an OpenTofu or Terraform scenario: `init` is a preparation, `plan -json` with
 /// the `show -json` after it a preview, `plan` without `-json` the tool diff, `apply` a
-/// deploy of the plan the last preview of that stack kept.
+/// deploy of the plan the last preview of that stack kept. A tool command through
+/// `terragrunt run` is the same command of a unit's stack; a tool command in
+/// `cdktf.out/stacks/<name>` is one of the app's stack `<name>`, and `cdktf synth` the
+/// app's preparation.
 fn replay_opentofu(
     binary: opentofu::Binary,
     example: &Path,
@@ -680,18 +687,105 @@ fn replay_opentofu(
     let mut kept: BTreeMap<(PathBuf, Option<String>), opentofu::SavedPlan> = BTreeMap::new();
     let mut steps = Vec::new();
     let mut produced = Produced::default();
-    for command in &scenario.recording.commands {
-        let args: Vec<&str> = command.argv.iter().skip(1).map(String::as_str).collect();
-        let dir = if command.cwd == "." {
+    let within = |cwd: &str| {
+        if cwd == "." {
             example.to_owned()
         } else {
-            example.join(&command.cwd)
+            example.join(cwd)
+        }
+    };
+    for command in &scenario.recording.commands {
+        let argv: Vec<&str> = command.argv.iter().map(String::as_str).collect();
+        let unknown = |what: &str| ReplayError::UnknownCommand {
+            scenario: scenario.label.clone(),
+            command: command.id.clone(),
+            what: what.to_owned(),
+        };
+        // The wrappers' own commands.
+        let wrapped = match argv.as_slice() {
+            ["cdktf", "--version"] => Some((
+                Operation::Version,
+                version_outcome(opentofu::cdktf::check_version(&ctx, example)),
+            )),
+            ["cdktf", "synth", ..] => {
+                let run = opentofu::cdktf::synth(&within(&command.cwd), &ctx);
+                produced
+                    .log_lines
+                    .extend(run.log.job_log_lines().iter().cloned());
+                Some((Operation::Prepare, prepared_outcome(run.result)))
+            }
+            ["terragrunt", "--version"] => Some((
+                Operation::Version,
+                version_outcome(opentofu::terragrunt::check_version(&ctx, example)),
+            )),
+            _ => None,
+        };
+        if let Some((operation, outcome)) = wrapped {
+            steps.push(Step {
+                command: command.id.clone(),
+                operation,
+                outcome,
+            });
+            continue;
+        }
+        let (launch, args): (opentofu::Launch, Vec<&str>) = match argv.as_slice() {
+            ["terragrunt", "run", rest @ ..] => {
+                let split = rest
+                    .iter()
+                    .position(|a| *a == "--")
+                    .ok_or_else(|| unknown("terragrunt run without `--`"))?;
+                let named = rest
+                    .iter()
+                    .position(|a| *a == "--tf-path")
+                    .and_then(|i| rest.get(i + 1));
+                let binary = match named {
+                    Some(&"terraform") => opentofu::Binary::Terraform,
+                    _ => opentofu::Binary::Tofu,
+                };
+                (
+                    opentofu::Launch::Terragrunt(binary),
+                    rest[split + 1..].to_vec(),
+                )
+            }
+            [_, rest @ ..] => (opentofu::Launch::Direct(binary), rest.to_vec()),
+            [] => return Err(unknown("an empty command line")),
+        };
+        let synthesized = command
+            .cwd
+            .rsplit_once(&format!("{}/stacks/", opentofu::cdktf::OUTPUT_DIR))
+            .map(|(app, name)| (app.trim_end_matches('/'), name));
+        let (path, wrapper, dir) = match (launch, synthesized) {
+            (opentofu::Launch::Terragrunt(_), _) => (
+                command.cwd.as_str(),
+                Some(opentofu::Wrapper::Terragrunt),
+                within(&command.cwd),
+            ),
+            (opentofu::Launch::Direct(_), Some((app, name))) => {
+                let app = if app.is_empty() { "." } else { app };
+                (
+                    app,
+                    Some(opentofu::Wrapper::Cdktf {
+                        stack: name.to_owned(),
+                    }),
+                    within(app),
+                )
+            }
+            (opentofu::Launch::Direct(_), None) => {
+                (command.cwd.as_str(), None, within(&command.cwd))
+            }
         };
         let workspace = command.env.get(opentofu::WORKSPACE_VAR).cloned();
+        let name = match &wrapper {
+            Some(opentofu::Wrapper::Cdktf { stack }) => Some(stack.clone()),
+            _ => workspace.clone(),
+        };
         let stack = opentofu::Stack {
-            id: StackId::derive(&command.cwd, workspace.as_deref()),
+            id: StackId::derive(path, name.as_deref()),
             dir: dir.clone(),
-            binary,
+            binary: match launch {
+                opentofu::Launch::Direct(binary) | opentofu::Launch::Terragrunt(binary) => binary,
+            },
+            wrapper,
             workspace: workspace.clone(),
             var_files: args
                 .iter()
@@ -699,13 +793,14 @@ fn replay_opentofu(
                 .map(str::to_owned)
                 .collect(),
         };
+        let dir = stack.module_dir();
         let (operation, outcome) = match args.first().copied() {
             Some("version") => (
                 Operation::Version,
-                version_outcome(opentofu::check_version(&ctx, binary, example)),
+                version_outcome(opentofu::check_version(&ctx, stack.binary, example)),
             ),
             Some("init") => {
-                let run = opentofu::prepare(&dir, binary, &ctx);
+                let run = opentofu::prepare(&dir, launch, &ctx);
                 produced
                     .log_lines
                     .extend(run.log.job_log_lines().iter().cloned());
@@ -767,13 +862,7 @@ fn replay_opentofu(
                     },
                 )
             }
-            other => {
-                return Err(ReplayError::UnknownCommand {
-                    scenario: scenario.label.clone(),
-                    command: command.id.clone(),
-                    what: other.unwrap_or("an empty command line").to_owned(),
-                });
-            }
+            other => return Err(unknown(other.unwrap_or("an empty command line"))),
         };
         steps.push(Step {
             command: command.id.clone(),

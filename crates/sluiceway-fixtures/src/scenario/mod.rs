@@ -4,6 +4,7 @@
 //! commands whose output is the fixture; everything else (edits, deploys to set the stage)
 //! is a step that is run and not saved.
 
+mod cdktf;
 mod helm;
 mod pulumi;
 
@@ -12,6 +13,7 @@ use std::collections::BTreeMap;
 use sluiceway_tools::kubectl::inventory::Listing;
 use sluiceway_tools::recording::StdoutFormat;
 
+pub use cdktf::cdktf_scenarios;
 pub use helm::helm_scenarios;
 pub use pulumi::pulumi_scenarios;
 

@@ -1,13 +1,18 @@
-//! The OpenTofu and Terraform adapter: one adapter, two binaries.
+//! The OpenTofu and Terraform adapter: one adapter, two binaries, and two wrappers that
+//! end in the same plan (decision 0068).
 //!
-//! A stack is a root module in a workspace. Its preparation is `init`, once per
-//! directory and one at a time. Its preview is `plan -json -out=<plan>` then `show -json
+//! A stack is a root module in a workspace: written by hand, synthesized from a CDKTF
+//! app ([`cdktf`]), or a Terragrunt unit whose every tool command goes through
+//! `terragrunt run` ([`terragrunt`]). Its preparation is `init`, once per directory and
+//! one at a time. Its preview is `plan -json -out=<plan>` then `show -json
 //! <plan>`, read into changes; its deploy applies exactly that saved plan. The plan file
 //! holds every value, so it lives in a private directory and is removed when dropped.
 
+pub mod cdktf;
 pub mod cost;
 pub mod plan;
 mod plan_paths;
+pub mod terragrunt;
 
 use crate::preview_document::PreviewDocument;
 use crate::tool_run::Asks;
@@ -23,7 +28,7 @@ use tempfile::TempDir;
 
 use crate::tool_log::{ToolDiffText, ToolLog};
 pub use crate::tool_run::{Context, VersionError};
-use crate::tool_run::{accept, minutes};
+use crate::tool_run::{accept, minutes, version_of};
 use crate::version::Version;
 
 /// The plan file's name; replays match the plan placeholder on it.
@@ -68,24 +73,66 @@ impl Binary {
     }
 }
 
+/// What stands in front of the tool for a stack.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Wrapper {
+    /// The stack is the CDKTF stack of this name, in the app of the stack's directory.
+    Cdktf { stack: String },
+    /// The stack's directory is a Terragrunt unit.
+    Terragrunt,
+}
+
+/// How a tool command reaches the tool: directly, or through `terragrunt run`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Launch {
+    Direct(Binary),
+    Terragrunt(Binary),
+}
+
+impl Launch {
+    /// The command line of the tool command `args`.
+    pub fn command(self, args: &[&str]) -> Vec<String> {
+        match self {
+            Launch::Direct(binary) => std::iter::once(binary.name())
+                .chain(args.iter().copied())
+                .map(str::to_owned)
+                .collect(),
+            Launch::Terragrunt(binary) => terragrunt::command(binary, args),
+        }
+    }
+}
+
 /// One root-module stack as the adapter needs it.
 #[derive(Debug, Clone)]
 pub struct Stack {
     pub id: StackId,
-    /// The root module's directory, absolute.
+    /// The stack's directory, absolute: the root module, the CDKTF app or the unit.
     pub dir: PathBuf,
     pub binary: Binary,
+    pub wrapper: Option<Wrapper>,
     pub workspace: Option<String>,
     /// Relative to the stack's directory, passed as `-var-file=` in order.
     pub var_files: Vec<String>,
 }
 
 impl Stack {
+    pub fn launch(&self) -> Launch {
+        match self.wrapper {
+            Some(Wrapper::Terragrunt) => Launch::Terragrunt(self.binary),
+            _ => Launch::Direct(self.binary),
+        }
+    }
+
+    /// Where the tool runs: the root module synth wrote, for a CDKTF stack.
+    pub fn module_dir(&self) -> PathBuf {
+        match &self.wrapper {
+            Some(Wrapper::Cdktf { stack }) => cdktf::stack_dir(&self.dir, stack),
+            _ => self.dir.clone(),
+        }
+    }
+
     fn command(&self, args: &[&str]) -> Vec<String> {
-        std::iter::once(self.binary.name())
-            .chain(args.iter().copied())
-            .map(str::to_owned)
-            .collect()
+        self.launch().command(args)
     }
 
     fn with_var_files(&self, mut argv: Vec<String>) -> Vec<String> {
@@ -212,14 +259,9 @@ fn lock_held(stdout: &[u8]) -> bool {
 }
 
 /// `init`, for one directory; run one directory at a time, before any preview.
-pub fn prepare(dir: &Path, binary: Binary, ctx: &Context<'_>) -> Run {
+pub fn prepare(dir: &Path, launch: Launch, ctx: &Context<'_>) -> Run {
     let mut log = ToolLog::default();
-    let argv = vec![
-        binary.name().to_owned(),
-        "init".into(),
-        "-input=false".into(),
-        "-no-color".into(),
-    ];
+    let argv = launch.command(&["init", "-input=false", "-no-color"]);
     let outcome = ctx.invoke(
         argv,
         dir,
@@ -266,7 +308,12 @@ pub fn preview(stack: &Stack, ctx: &Context<'_>, asks: Asks) -> Preview {
             "-json",
             &out,
         ]));
-        let outcome = ctx.invoke(argv, &stack.dir, &stack.env(), Some(ctx.time_limit));
+        let outcome = ctx.invoke(
+            argv,
+            &stack.module_dir(),
+            &stack.env(),
+            Some(ctx.time_limit),
+        );
         if let Outcome::Exited {
             code: Some(code),
             stdout,
@@ -288,7 +335,7 @@ pub fn preview(stack: &Stack, ctx: &Context<'_>, asks: Asks) -> Preview {
         ]);
         let outcome = ctx.runner.run(&sluiceway_core::runner::Invocation {
             argv,
-            cwd: stack.dir.clone(),
+            cwd: stack.module_dir(),
             env: with_env(ctx, &stack.env()),
             time_limit: Some(ctx.time_limit),
             stdout_file: Some(shown.clone()),
@@ -355,7 +402,12 @@ pub fn tool_diff(stack: &Stack, ctx: &Context<'_>) -> ToolDiff {
         "-no-color",
         "-refresh=false",
     ]));
-    let outcome = ctx.invoke(argv, &stack.dir, &stack.env(), Some(ctx.time_limit));
+    let outcome = ctx.invoke(
+        argv,
+        &stack.module_dir(),
+        &stack.env(),
+        Some(ctx.time_limit),
+    );
     let result = accept(outcome, &[0], minutes(ctx.time_limit), &mut log)
         .map(|ran| ToolDiffText::new(String::from_utf8_lossy(&ran.stdout).into_owned()));
     ToolDiff { result, log }
@@ -381,7 +433,7 @@ pub fn deploy(stack: &Stack, ctx: &Context<'_>, plan: &SavedPlan) -> Run {
         "-json",
         &plan.path().display().to_string(),
     ]);
-    let outcome = ctx.invoke_deploy(argv, &stack.dir, &stack.env());
+    let outcome = ctx.invoke_deploy(argv, &stack.module_dir(), &stack.env());
     if let Outcome::Exited { stdout, .. } | Outcome::TimedOut { stdout, .. } = &outcome {
         log_words(stdout, &mut log);
     }
@@ -395,36 +447,13 @@ pub fn check_version(
     binary: Binary,
     repo_root: &Path,
 ) -> Result<Version, VersionError> {
-    let tool = binary.name();
     let argv = vec![binary.name().to_owned(), "version".into(), "-json".into()];
-    match ctx.invoke(argv, repo_root, &[], Some(Duration::from_secs(60))) {
-        Outcome::Exited {
-            code: Some(0),
-            stdout,
-            ..
-        } => {
-            let found = serde_json::from_slice::<Value>(&stdout)
-                .ok()
-                .and_then(|v| {
-                    v.get("terraform_version")
-                        .and_then(Value::as_str)
-                        .and_then(Version::parse)
-                })
-                .ok_or(VersionError::Unreadable { tool })?;
-            if found < binary.floor() {
-                Err(VersionError::TooOld {
-                    tool,
-                    found,
-                    floor: binary.floor(),
-                })
-            } else {
-                Ok(found)
-            }
-        }
-        Outcome::NotStarted { .. } => Err(VersionError::Missing {
-            tool,
-            floor: binary.floor(),
-        }),
-        _ => Err(VersionError::Unreadable { tool }),
-    }
+    let outcome = ctx.invoke(argv, repo_root, &[], Some(Duration::from_secs(60)));
+    version_of(outcome, binary.name(), binary.floor(), |out| {
+        serde_json::from_str::<Value>(out).ok().and_then(|v| {
+            v.get("terraform_version")
+                .and_then(Value::as_str)
+                .and_then(Version::parse)
+        })
+    })
 }

@@ -14,7 +14,7 @@ use sluiceway_core::discovery::gitops::GitOps;
 use sluiceway_core::identity;
 use sluiceway_core::named::unclaimed_named_files;
 use sluiceway_core::repo::{FileSource, RepoFiles};
-use sluiceway_core::stack::{Origin, Stack};
+use sluiceway_core::stack::{Origin, Stack, ToolOptions};
 use sluiceway_core::workflow::{
     self,
     lint::{self, Finding, SluicewayJob},
@@ -128,6 +128,9 @@ pub struct StackJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     pub tool: String,
+    /// `cdktf` or `terragrunt`, when one stands in front of the tool.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wrapper: Option<String>,
     pub environment: String,
     pub tick_rule: String,
     pub inputs: Vec<String>,
@@ -715,6 +718,13 @@ fn stack_json(stack: &Stack, unresolved_references: usize) -> StackJson {
         path: stack.path.clone(),
         name: stack.name.clone(),
         tool: stack.tool.to_string(),
+        wrapper: match &stack.options {
+            ToolOptions::RootModule {
+                wrapper: Some(wrapper),
+                ..
+            } => Some(wrapper.name().to_owned()),
+            _ => None,
+        },
         environment: stack.settings.environment.clone(),
         tick_rule: stack.settings.tick_rule.to_string(),
         inputs: stack.settings.inputs.clone(),
@@ -751,9 +761,14 @@ fn text(report: &CheckReport) -> String {
         writeln!(w, "  none found: Pulumi stacks and root modules are found from files; declare others under `stacks` with `tool:`").ok();
     }
     for stack in &setup.stacks {
+        let through = stack
+            .wrapper
+            .as_ref()
+            .map(|w| format!(" through {w}"))
+            .unwrap_or_default();
         writeln!(
             w,
-            "  {} ({}, {}: {})",
+            "  {} ({}{through}, {}: {})",
             stack.id, stack.tool, stack.origin, stack.evidence
         )
         .ok();

@@ -17,7 +17,7 @@ use sluiceway_core::stack::Stack;
 use sluiceway_dashboard::reader;
 use sluiceway_dashboard::view::{Root, Row, RowSource, State};
 use sluiceway_github::{GitHub, NewDeploymentStatus, RecordState};
-use sluiceway_tools::adapter::{Adapter, Asks, Context};
+use sluiceway_tools::adapter::{Adapter, Asks, Context, Program};
 
 use crate::base::Outcome;
 use crate::base::checkout::Checkout;
@@ -467,16 +467,19 @@ fn apply(
         env: &a.job.tool_env,
         ..ctx
     };
-    match adapter.check_version(&job_ctx, &a.job.workspace) {
-        Ok(found) => adapter.learn(&found),
-        Err(e) => {
-            printer.say(&format!("::error::{e}"));
-            let reason = FailureReason::ToolUnusable {
-                tool: adapter.tool().name(),
+    for program in adapter.programs() {
+        match program.check_version(&job_ctx, &a.job.workspace) {
+            Ok(found) if program == Program::Tool(adapter.tool()) => adapter.learn(&found),
+            Ok(_) => {}
+            Err(e) => {
+                printer.say(&format!("::error::{e}"));
+                let reason = FailureReason::ToolUnusable {
+                    tool: program.name(),
+                }
+                .to_string();
+                set(a, github, record, RecordState::Failure, &reason, printer);
+                return failed(reason);
             }
-            .to_string();
-            set(a, github, record, RecordState::Failure, &reason, printer);
-            return failed(reason);
         }
     }
     printer.say(&format!("::group::[{}]", stack.id));

@@ -12,11 +12,11 @@ use std::path::{Component, Path};
 use std::time::Duration;
 
 use sluiceway_core::runner::Runner;
-use sluiceway_core::stack::{Stack, Tool};
+use sluiceway_core::stack::Stack;
 use sluiceway_core::values::ValueList;
 use sluiceway_dashboard::updates::AfterMerge;
 use sluiceway_github::{GitHub, OpenPullRequest};
-use sluiceway_tools::adapter::{Adapter, Asks, Context};
+use sluiceway_tools::adapter::{Adapter, Asks, Context, Program};
 use sluiceway_tools::tool_run::Checked;
 
 use crate::base::printer::Printer;
@@ -32,7 +32,7 @@ pub(super) struct Previewing<'a> {
     pub runner: &'a dyn Runner,
     pub time_limit: Duration,
     pub values: &'a ValueList,
-    pub checked: &'a BTreeMap<Tool, Checked>,
+    pub checked: &'a BTreeMap<Program, Checked>,
 }
 
 /// Each of the update's stacks as it would be after the merge.
@@ -98,7 +98,13 @@ fn preview_stack(
     let Ok(mut adapter) = Adapter::for_stack(stack, root) else {
         return AfterMerge::Failed;
     };
-    let Some(checked) = p.checked.get(&adapter.tool()) else {
+    let checked = p.checked.get(&Program::Tool(adapter.tool())).filter(|_| {
+        adapter
+            .programs()
+            .iter()
+            .all(|program| p.checked.contains_key(program))
+    });
+    let Some(checked) = checked else {
         printer.say(&format!(
             "{}: its tool could not be used in this scan.",
             stack.id

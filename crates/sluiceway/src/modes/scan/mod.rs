@@ -28,7 +28,7 @@ use sluiceway_core::claim::{Claimants, Claims};
 use sluiceway_core::config::{self, ConfigProblem};
 use sluiceway_core::failure::{Failure, FailureReason};
 use sluiceway_core::runner::Runner;
-use sluiceway_core::stack::{Stack, StackId, Tool};
+use sluiceway_core::stack::{Stack, StackId};
 use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::preview_page::PageLinks;
 use sluiceway_dashboard::reader::{self, ReadBody};
@@ -36,7 +36,7 @@ use sluiceway_dashboard::shipped::{self, Shipped};
 use sluiceway_dashboard::view::{CostLine, Hint, View};
 use sluiceway_dashboard::{body, summary};
 use sluiceway_github::{GitHub, Issue};
-use sluiceway_tools::adapter::{Adapter, Context, Ensured, Preparation};
+use sluiceway_tools::adapter::{Adapter, Context, Ensured, Preparation, Program};
 
 use crate::base::Outcome;
 use crate::base::checkout::Checkout;
@@ -286,37 +286,43 @@ fn scan(
         values: &config.values,
     };
 
-    // The version check, once per tool at hand.
-    let tools: BTreeMap<Tool, &Adapter> = adapters.iter().map(|a| (a.tool(), a)).collect();
+    // The version check, once per program at hand: each tool, and each wrapper in front
+    // of one.
+    let programs: BTreeSet<Program> = adapters.iter().flat_map(Adapter::programs).collect();
     let mut unusable = BTreeSet::new();
     let mut checked = BTreeMap::new();
-    for (tool, adapter) in &tools {
-        match adapter.check_version(&ctx, &s.job.workspace) {
+    for program in programs {
+        match program.check_version(&ctx, &s.job.workspace) {
             Ok(found) => {
-                printer.say(&format!("Using {tool} {found}."));
-                checked.insert(*tool, found);
+                printer.say(&format!("Using {program} {found}."));
+                checked.insert(program, found);
             }
             Err(e) => {
                 printer.say(&format!("::error::{e}"));
-                unusable.insert(*tool);
+                unusable.insert(program);
                 red = true;
             }
         }
     }
     for adapter in &mut adapters {
-        if let Some(found) = checked.get(&adapter.tool()) {
+        if let Some(found) = checked.get(&Program::Tool(adapter.tool())) {
             adapter.learn(found);
         }
     }
     adapters.retain(|adapter| {
-        if unusable.contains(&adapter.tool()) {
-            let failure = Failure::new(FailureReason::ToolUnusable {
-                tool: adapter.tool().name(),
-            });
-            found.insert(adapter.id().clone(), Found::Failed(failure));
-            false
-        } else {
-            true
+        match adapter
+            .programs()
+            .into_iter()
+            .find(|p| unusable.contains(p))
+        {
+            Some(program) => {
+                let failure = Failure::new(FailureReason::ToolUnusable {
+                    tool: program.name(),
+                });
+                found.insert(adapter.id().clone(), Found::Failed(failure));
+                false
+            }
+            None => true,
         }
     });
 
@@ -332,6 +338,13 @@ fn scan(
         }
     }
     for ((preparation, _), sharing) in &preparations {
+        // A CDKTF app that did not synthesize leaves its stacks nothing to init.
+        if sharing
+            .iter()
+            .all(|adapter| matches!(found.get(adapter.id()), Some(Found::Failed(_))))
+        {
+            continue;
+        }
         let step = preparation.run(&Context {
             env: env_of(sharing[0]),
             ..ctx

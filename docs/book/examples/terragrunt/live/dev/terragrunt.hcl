@@ -1,0 +1,11 @@
+include "root" {
+  path = find_in_parent_folders("root.hcl")
+}
+
+terraform {
+  source = "../../modules/notes"
+}
+
+inputs = {
+  greeting = "hello"
+}

@@ -1,0 +1,7 @@
+variable "greeting" {
+  type = string
+}
+
+resource "terraform_data" "notes" {
+  input = var.greeting
+}
