@@ -11,6 +11,15 @@ pub struct Amount(i64);
 impl Amount {
     pub const ZERO: Amount = Amount(0);
 
+    /// From whole cents, as a sharded scan's partial result carries it.
+    pub const fn from_cents(cents: i64) -> Amount {
+        Amount(cents)
+    }
+
+    pub const fn cents(self) -> i64 {
+        self.0
+    }
+
     /// From a number as the configuration writes it (`50`, `99.5`); `None` for one that
     /// is not finite or does not fit.
     pub fn from_f64(value: f64) -> Option<Amount> {

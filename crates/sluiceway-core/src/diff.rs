@@ -6,13 +6,18 @@
 
 use std::cmp::Ordering;
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use crate::stack::StackId;
 
 /// What a change does to its resource.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Op {
     Create,
     Update,
@@ -34,7 +39,10 @@ impl Op {
 }
 
 /// A change to how the tool tracks a resource, not to the resource.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Tracking {
     Import,
     Forget,
@@ -52,7 +60,8 @@ impl Tracking {
 }
 
 /// One entry of a diff.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Change {
     /// The tool's own name for the resource; unique within a diff, never parsed.
     pub address: String,
@@ -100,7 +109,8 @@ impl Change {
 }
 
 /// Everything a preview found for one stack.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Diff {
     pub stack: StackId,
     pub changes: Vec<Change>,

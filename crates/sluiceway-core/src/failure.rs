@@ -7,8 +7,17 @@
 
 use std::fmt;
 
-/// Why a preview, drift check, tool diff or deploy did not give a result.
-#[derive(Debug, Clone, PartialEq, Eq)]
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Why a preview, drift check, tool diff or deploy did not give a result. A sharded
+/// scan's partial results carry it by its kind (ADR 0037).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum FailureReason {
     /// The tool ran and exited with a code that has no meaning of its own; `None` when it
     /// could not be started at all.
@@ -47,16 +56,19 @@ pub enum FailureReason {
     ToolTimedOut,
     /// This version of Sluiceway has no adapter for the stack (`what` names it).
     NotSupported {
-        what: &'static str,
+        what: String,
     },
     /// The stack's tool is missing or older than Sluiceway's floor for it; the job log
     /// says which, once for every stack of that tool.
     ToolUnusable {
-        tool: &'static str,
+        tool: String,
     },
     /// The stack's own `envFile` is missing or not `NAME=value` lines (decision 0103):
     /// its tool did not run; the job log names the file's line or the key.
     EnvFileNotLoaded,
+    /// The shard of a sharded scan that held the stack did not report (it failed, timed
+    /// out or was cancelled), and the stack had no row to keep (ADR 0037).
+    ShardLost,
     /// Sluiceway itself failed inside this stack's preview; the other stacks went on.
     Internal,
 }
@@ -97,10 +109,13 @@ impl FailureReason {
             StackNotFound,
             ToolTimedOut,
             NotSupported {
-                what: "a Terragrunt unit",
+                what: "a Terragrunt unit".to_owned(),
             },
-            ToolUnusable { tool: "tofu" },
+            ToolUnusable {
+                tool: "tofu".to_owned(),
+            },
             EnvFileNotLoaded,
+            ShardLost,
             Internal,
         ]
     }
@@ -161,6 +176,9 @@ impl FailureReason {
             EnvFileNotLoaded => {
                 "Make the stack's `envFile` exist and hold only `NAME=value` lines; the job log names the line that is wrong, and `sluiceway check` finds it too."
             }
+            ShardLost => {
+                "Open the run the line under the scan line links and read the failed shard's job log; the next scan previews the stack again."
+            }
             Internal => {
                 "A fault in Sluiceway itself; the other stacks went on. Scan again, and report the job log's detail."
             }
@@ -219,6 +237,9 @@ impl fmt::Display for FailureReason {
             FailureReason::EnvFileNotLoaded => {
                 f.write_str("the env file of the stack could not be loaded")
             }
+            FailureReason::ShardLost => f.write_str(
+                "the shard of the scan that held this stack did not report; the next scan previews it",
+            ),
             FailureReason::Internal => {
                 f.write_str("Sluiceway failed inside this preview; the job log holds the detail")
             }
@@ -231,7 +252,8 @@ impl fmt::Display for FailureReason {
 
 /// A failure: the reason, and detail lines that name a place (a line, an object number)
 /// and what was expected there, never what was found.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Failure {
     pub reason: FailureReason,
     pub detail: Vec<String>,

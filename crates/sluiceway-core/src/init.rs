@@ -335,33 +335,8 @@ pub fn workflow(
     merges_updates: bool,
 ) -> String {
     let contents = if merges_updates { "write" } else { "read" };
-    // The scan after a tick merged updates narrows to what they changed (decision 0064).
-    let dispatch = if merges_updates {
-        "\n    inputs:\n      sluiceway-merged:\n        description: \"Set by Sluiceway after a tick merged updates: the scan narrows to what they changed.\"\n        required: false"
-    } else {
-        ""
-    };
-    let mut setup = String::new();
-    for tool in tools {
-        let step = match tool {
-            Tool::Pulumi => {
-                "      - uses: pulumi/actions@v6\n        with:\n          pulumi-version: 3.229.0\n"
-            }
-            Tool::OpenTofu => {
-                "      - uses: opentofu/setup-opentofu@v1\n        with:\n          tofu_version: 1.11.0\n          tofu_wrapper: false\n"
-            }
-            Tool::Terraform => {
-                "      - uses: hashicorp/setup-terraform@v3\n        with:\n          terraform_version: 1.14.0\n          terraform_wrapper: false\n"
-            }
-            Tool::Helm => {
-                "      - uses: azure/setup-helm@v4\n        with:\n          version: v3.18.0\n"
-            }
-            Tool::Kubectl => {
-                "      - uses: azure/setup-kubectl@v4\n        with:\n          version: v1.34.0\n"
-            }
-        };
-        setup.push_str(step);
-    }
+    let dispatch = dispatch_inputs(merges_updates);
+    let setup = setup_steps(tools);
     let action = crate::identity::action();
     format!(
         r#"# Written by `sluiceway init`. The dashboard issue shows what each stack would change;
@@ -407,10 +382,312 @@ jobs:
     )
 }
 
+/// The dispatch trigger's inputs: the scan after a tick merged updates narrows to what
+/// they changed (decision 0064).
+fn dispatch_inputs(merges_updates: bool) -> &'static str {
+    if merges_updates {
+        "\n    inputs:\n      sluiceway-merged:\n        description: \"Set by Sluiceway after a tick merged updates: the scan narrows to what they changed.\"\n        required: false"
+    } else {
+        ""
+    }
+}
+
+/// The setup step of each tool the stacks use.
+fn setup_steps(tools: &BTreeSet<Tool>) -> String {
+    let mut setup = String::new();
+    for tool in tools {
+        let step = match tool {
+            Tool::Pulumi => {
+                "      - uses: pulumi/actions@v6\n        with:\n          pulumi-version: 3.229.0\n"
+            }
+            Tool::OpenTofu => {
+                "      - uses: opentofu/setup-opentofu@v1\n        with:\n          tofu_version: 1.11.0\n          tofu_wrapper: false\n"
+            }
+            Tool::Terraform => {
+                "      - uses: hashicorp/setup-terraform@v3\n        with:\n          terraform_version: 1.14.0\n          terraform_wrapper: false\n"
+            }
+            Tool::Helm => {
+                "      - uses: azure/setup-helm@v4\n        with:\n          version: v3.18.0\n"
+            }
+            Tool::Kubectl => {
+                "      - uses: azure/setup-kubectl@v4\n        with:\n          version: v1.34.0\n"
+            }
+        };
+        setup.push_str(step);
+    }
+    setup
+}
+
+/// A matrix job that deploys each entry of the `matrix` output of the job `need`, under
+/// its stack's environment.
+fn apply_job(name: &str, need: &str, what: &str, setup: &str) -> String {
+    let action = crate::identity::action();
+    format!(
+        r#"  # The deploys {what}.
+  {name}:
+    needs: {need}
+    if: ${{{{ !cancelled() && needs.{need}.outputs.matrix != '' && needs.{need}.outputs.matrix != '[]' }}}}
+    runs-on: ubuntu-latest
+    timeout-minutes: 60
+    strategy:
+      fail-fast: false
+      matrix:
+        include: ${{{{ fromJSON(needs.{need}.outputs.matrix) }}}}
+    environment: ${{{{ matrix.environment }}}}
+    permissions:
+      contents: read
+      issues: write
+      deployments: write
+      pull-requests: read
+    concurrency:
+      group: sluiceway-apply-${{{{ matrix.stack }}}}
+      queue: max
+    steps:
+      - uses: actions/checkout@v4
+{setup}      # Deploy credentials, from this environment's secrets, go here.
+      - uses: {action}
+        with:
+          mode: apply
+          deployment-id: ${{{{ matrix.deployment }}}}
+
+"#
+    )
+}
+
+/// The sharded workflow (ADR 0037): the split workflow's jobs, with its scan job made
+/// three: a plan, one job per shard of a matrix (each uploads its partial result), and a
+/// join that downloads them and writes the dashboard. The preview times are kept with
+/// `actions/cache` so the next plan balances by them.
+pub fn sharded_workflow(
+    default_branch: &str,
+    label: &str,
+    tools: &BTreeSet<Tool>,
+    merges_updates: bool,
+    shards: u32,
+) -> String {
+    let contents = if merges_updates { "write" } else { "read" };
+    let dispatch = dispatch_inputs(merges_updates);
+    let setup = setup_steps(tools);
+    // The join previews the updates waiting to merge as after their merge
+    // (`mergeAndDeploy.preview`), so a workflow that merges them gives it the tools.
+    let join_setup = if merges_updates {
+        format!(
+            "{setup}      # The tools preview the updates waiting to merge (mergeAndDeploy.preview).\n"
+        )
+    } else {
+        String::new()
+    };
+    let action = crate::identity::action();
+    let apply = apply_job(
+        "apply",
+        "resolve",
+        "resolve started: ticks, and records that waited",
+        &setup,
+    );
+    let apply_scanned = apply_job(
+        "apply-scanned",
+        "join",
+        "the join started: stacks that deploy on merge, and merged updates",
+        &setup,
+    );
+    format!(
+        r#"# Written by `sluiceway init --sharded`. The dashboard issue shows what each stack would
+# change; ticking a stack's box deploys exactly that. A scan runs as a plan, {shards} shards
+# of a job matrix and a join that writes the dashboard once (docs/sharded-scan.md).
+name: Deploy dashboard
+
+on:
+  push:
+    branches: [{default_branch}]
+  schedule:
+    - cron: "23 5 * * *"
+  workflow_dispatch:{dispatch}
+  issues:
+    types: [edited]
+
+permissions: {{}}
+
+jobs:
+  plan:
+    if: github.event_name != 'issues'
+    runs-on: ubuntu-latest
+    timeout-minutes: 10
+    permissions:
+      contents: read
+      issues: write
+    concurrency:
+      group: sluiceway-scan
+      queue: max
+    outputs:
+      shards: ${{{{ steps.sluiceway.outputs.shards }}}}
+      shard-plan: ${{{{ steps.sluiceway.outputs.shard-plan }}}}
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/cache/restore@v4
+        with:
+          path: .sluiceway-timings.json
+          key: sluiceway-timings-${{{{ github.run_id }}}}
+          restore-keys: sluiceway-timings-
+      - id: sluiceway
+        uses: {action}
+        with:
+          mode: plan
+          shards: "{shards}"
+          timings-file: .sluiceway-timings.json
+
+  shard:
+    needs: plan
+    runs-on: ubuntu-latest
+    timeout-minutes: 60
+    permissions:
+      contents: read
+    strategy:
+      fail-fast: false
+      matrix:
+        shard: ${{{{ fromJSON(needs.plan.outputs.shards) }}}}
+    steps:
+      - uses: actions/checkout@v4
+{setup}      # Read-only credentials are enough to preview: load them here.
+      - id: sluiceway
+        uses: {action}
+        with:
+          mode: shard
+          shard: ${{{{ matrix.shard }}}}
+          shard-plan: ${{{{ needs.plan.outputs.shard-plan }}}}
+      - uses: actions/upload-artifact@v4
+        if: ${{{{ !cancelled() && steps.sluiceway.outputs.partial-result != '' }}}}
+        with:
+          name: sluiceway-shard-${{{{ matrix.shard }}}}
+          path: ${{{{ steps.sluiceway.outputs.partial-result }}}}
+          retention-days: 1
+
+  # Runs whatever became of the shards: a shard that failed, timed out or was cancelled
+  # leaves its stacks' rows as they were, with a line that says so, and the join red.
+  join:
+    needs: [plan, shard]
+    if: ${{{{ always() && needs.plan.result == 'success' }}}}
+    runs-on: ubuntu-latest
+    timeout-minutes: 15
+    permissions:
+      contents: read
+      issues: write
+      deployments: write
+      actions: read
+      pull-requests: read
+      checks: write
+    concurrency:
+      group: sluiceway-join
+      queue: max
+    outputs:
+      matrix: ${{{{ steps.sluiceway.outputs.matrix }}}}
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/download-artifact@v4
+        with:
+          pattern: sluiceway-shard-*
+          path: .sluiceway-partials
+{join_setup}      - uses: actions/cache/restore@v4
+        with:
+          path: .sluiceway-timings.json
+          key: sluiceway-timings-${{{{ github.run_id }}}}
+          restore-keys: sluiceway-timings-
+      - id: sluiceway
+        uses: {action}
+        with:
+          mode: join
+          shard-plan: ${{{{ needs.plan.outputs.shard-plan }}}}
+          partial-results: .sluiceway-partials
+          timings-file: .sluiceway-timings.json
+      - uses: actions/cache/save@v4
+        if: ${{{{ always() }}}}
+        with:
+          path: .sluiceway-timings.json
+          key: sluiceway-timings-${{{{ github.run_id }}}}
+
+  resolve:
+    if: github.event_name != 'push' && (github.event_name != 'issues' || contains(github.event.issue.labels.*.name, '{label}'))
+    runs-on: ubuntu-latest
+    timeout-minutes: 10
+    permissions:
+      contents: {contents}
+      issues: write
+      deployments: write
+      actions: write
+      pull-requests: read
+    concurrency:
+      group: sluiceway-resolve
+    outputs:
+      matrix: ${{{{ steps.sluiceway.outputs.matrix }}}}
+    steps:
+      - uses: actions/checkout@v4
+      - id: sluiceway
+        uses: {action}
+        with:
+          mode: resolve
+
+{apply}{apply_scanned}  settle:
+    needs: [apply, apply-scanned]
+    if: ${{{{ always() }}}}
+    runs-on: ubuntu-latest
+    timeout-minutes: 10
+    permissions:
+      contents: read
+      issues: read
+      deployments: write
+      actions: write
+    concurrency:
+      group: sluiceway-settle
+      queue: max
+    steps:
+      - uses: actions/checkout@v4
+      - uses: {action}
+        with:
+          mode: settle
+"#
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::repo::MemoryRepo;
+
+    #[test]
+    fn the_sharded_workflow_gives_each_step_what_the_check_asks_for() {
+        for merges in [false, true] {
+            let text = sharded_workflow(
+                "main",
+                "sluiceway",
+                &BTreeSet::from([Tool::OpenTofu]),
+                merges,
+                6,
+            );
+            let action = crate::identity::action();
+            let repository = action.split('@').next().unwrap();
+            let (jobs, findings) =
+                crate::workflow::lint::lint("deploy.yml", &text, repository, merges);
+            let ids: Vec<&str> = jobs.iter().map(|j| j.id.as_str()).collect();
+            assert_eq!(
+                ids,
+                [
+                    "apply",
+                    "apply-scanned",
+                    "join",
+                    "plan",
+                    "resolve",
+                    "settle",
+                    "shard"
+                ]
+            );
+            assert_eq!(findings, Vec::new(), "merges {merges}");
+            assert!(text.contains("shards: \"6\""));
+            assert!(crate::workflow::scans_nobody_applies(&text, repository).is_empty());
+            // The join gets the tools only to preview updates waiting to merge.
+            let join = text.split("\n  join:\n").nth(1).unwrap();
+            let join = join.split("\n  resolve:\n").next().unwrap();
+            assert_eq!(join.contains("setup-opentofu"), merges, "{join}");
+        }
+    }
 
     #[test]
     fn the_workflow_init_writes_gives_each_mode_what_the_check_asks_for() {

@@ -37,7 +37,19 @@ impl fmt::Display for Tool {
 ///
 /// The id is frozen into row markers, deployment records and concurrency groups, so it
 /// is derived once, here, and never split again.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(transparent)]
 pub struct StackId(String);
 
 impl StackId {

@@ -30,7 +30,18 @@ const CREDENTIAL_WORDS: [&str; 6] = [
 ];
 
 /// One value a row shows: the path, and each side as text (`None`: nothing there).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(deny_unknown_fields)]
 pub struct ShownValue {
     pub path: String,
     pub old: Option<String>,

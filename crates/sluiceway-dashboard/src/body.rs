@@ -330,7 +330,7 @@ fn confirm_box(view: &View, confirm: &Confirm, verb: &str, noun: &str) -> String
 /// that failed since the scan before, a freeze. They decide nothing.
 fn lines_under_the_scan_line(view: &View, zone: &TimeZone) -> Vec<String> {
     let rank = |hint: &Hint| match hint {
-        Hint::RunFailed { .. } | Hint::ConfigProblem { .. } => 0,
+        Hint::RunFailed { .. } | Hint::ConfigProblem { .. } | Hint::ShardsLost { .. } => 0,
         Hint::ScanRunning { .. } => 1,
         Hint::Freeze { .. } => 4,
     };
@@ -413,6 +413,18 @@ fn hint_line(hint: &Hint, zone: &TimeZone) -> String {
         Hint::ConfigProblem { run } => format!(
             "The last run found a problem in sluiceway.yaml, so nothing was previewed · [run]({run})"
         ),
+        Hint::ShardsLost { shards, of, run } => {
+            let names: Vec<String> = shards.iter().map(u32::to_string).collect();
+            let (noun, whose) = if shards.len() == 1 {
+                ("Shard", "its")
+            } else {
+                ("Shards", "their")
+            };
+            format!(
+                "{noun} {} of {of} of this scan did not report, so the rows of {whose} stacks are as the scan before left them · [run]({run})",
+                names.join(", ")
+            )
+        }
         Hint::Freeze { from, to, reason } => {
             let why = reason
                 .as_ref()

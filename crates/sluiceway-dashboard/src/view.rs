@@ -633,6 +633,12 @@ pub enum Hint {
     RunFailed { run: String },
     /// The last run found a problem in sluiceway.yaml.
     ConfigProblem { run: String },
+    /// Shards of a sharded scan that did not report: their stacks keep their rows.
+    ShardsLost {
+        shards: Vec<u32>,
+        of: u32,
+        run: String,
+    },
     /// Nothing deploys between these times.
     Freeze {
         from: Timestamp,

@@ -44,7 +44,9 @@ pub struct Unsupported {
 
 impl Unsupported {
     pub fn failure(&self) -> Failure {
-        Failure::new(FailureReason::NotSupported { what: self.what })
+        Failure::new(FailureReason::NotSupported {
+            what: self.what.to_owned(),
+        })
     }
 }
 

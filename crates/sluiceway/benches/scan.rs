@@ -11,9 +11,16 @@
 //!   (500 pending rows do not fit one issue body even at their shortest), and what a
 //!   later scan of the same commit asks again (nothing per row);
 //! - 100 pending stacks whose previews take 200 ms each, at a pool of 4: wall time
-//!   against the ideal schedule (stacks × 200 ms / 4).
+//!   against the ideal schedule (stacks × 200 ms / 4);
+//! - a sharded scan (ADR 0037) of 2,000 stacks in sync over 8 shards, whose previews take
+//!   10 to 70 ms each by a fixed rule, at a pool of 4 in each shard: the slowest shard's
+//!   wall against the ideal (every preview's time / 8 / 4), the join's own wall, CPU and
+//!   requests; once with no recorded times and once balanced by the times the first
+//!   join kept. The shards run one after another in this process, each as its own job
+//!   would run it.
 //!
 //! `cargo bench -p sluiceway --bench scan`; it prints one line per measurement.
+//! `cargo bench -p sluiceway --bench scan -- sharded` runs the sharded one alone.
 
 #![allow(
     clippy::print_stdout,
@@ -91,7 +98,7 @@ fn serve_emulator() {
 fn repository(root: &Path, stacks: usize) {
     let mut config = String::from("stacks:\n");
     for i in 0..stacks {
-        let dir = format!("stacks/s{i:03}/lab");
+        let dir = format!("stacks/s{i:04}/lab");
         std::fs::create_dir_all(root.join(&dir)).unwrap();
         std::fs::write(
             root.join(&dir).join("main.tf"),
@@ -106,19 +113,38 @@ fn repository(root: &Path, stacks: usize) {
     std::fs::write(root.join("sluiceway.yaml"), config).unwrap();
 }
 
-/// The replay, with every plan taking `delay` as a slower tool would.
+/// The replay, with every plan taking `delay` as a slower tool would, or, with `varied`,
+/// its stack's own fixed time.
 struct Recorded {
     library: Library,
     delay: Duration,
+    varied: bool,
 }
 
 impl Runner for Recorded {
     fn run(&self, invocation: &Invocation) -> Outcome {
         if invocation.argv.get(1).is_some_and(|a| a == "plan") {
-            std::thread::sleep(self.delay);
+            let delay = if self.varied {
+                stack_number(&invocation.cwd).map_or(self.delay, preview_time)
+            } else {
+                self.delay
+            };
+            std::thread::sleep(delay);
         }
         self.library.run(invocation)
     }
+}
+
+/// The number of the stack whose folder holds `cwd` (`stacks/s0042/lab`).
+fn stack_number(cwd: &Path) -> Option<usize> {
+    cwd.components()
+        .filter_map(|c| c.as_os_str().to_str()?.strip_prefix('s')?.parse().ok())
+        .next_back()
+}
+
+/// Stack `i`'s preview time in the sharded measurement: 10 to 70 ms by a fixed rule.
+fn preview_time(i: usize) -> Duration {
+    Duration::from_millis(10 + ((i * 7919) % 13) as u64 * 5)
 }
 
 fn recorded(scenarios: &[&str], delay: Duration) -> Recorded {
@@ -136,6 +162,7 @@ fn recorded(scenarios: &[&str], delay: Duration) -> Recorded {
             vec![opentofu::WORKSPACE_VAR],
         ),
         delay,
+        varied: false,
     }
 }
 
@@ -176,21 +203,7 @@ fn measure(
     let checkout = tempfile::tempdir().unwrap();
     repository(checkout.path(), stacks);
     let temp = tempfile::tempdir().unwrap();
-    let run = run.to_string();
-    let workflow = format!("{REPO}/.github/workflows/sluiceway.yml@refs/heads/main");
-    let env: BTreeMap<String, String> = [
-        ("GITHUB_EVENT_NAME", "schedule"),
-        ("GITHUB_REPOSITORY", REPO),
-        ("GITHUB_SHA", sha),
-        ("GITHUB_RUN_ID", run.as_str()),
-        ("GITHUB_WORKFLOW_REF", workflow.as_str()),
-        ("GITHUB_WORKSPACE", checkout.path().to_str().unwrap()),
-        ("RUNNER_TEMP", temp.path().to_str().unwrap()),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_owned(), v.to_owned()))
-    .collect();
-    let job = Job::from_env(&env, None);
+    let job = scheduled_job(checkout.path(), temp.path(), sha, run);
     let mut inputs = Inputs::read(&BTreeMap::new()).unwrap();
     inputs.concurrency = concurrency;
     let github = HttpGitHub::new(Endpoints::at(base).unwrap(), "t", REPO);
@@ -223,6 +236,227 @@ fn measure(
     measured
 }
 
+/// A scheduled job of run `run` at `sha`, its checkout and runner's folder given; its
+/// step outputs go to `output.txt` in the runner's folder.
+fn scheduled_job(checkout: &Path, temp: &Path, sha: &str, run: u64) -> Job {
+    let run = run.to_string();
+    let workflow = format!("{REPO}/.github/workflows/sluiceway.yml@refs/heads/main");
+    let output = temp.join("output.txt");
+    let env: BTreeMap<String, String> = [
+        ("GITHUB_EVENT_NAME", "schedule"),
+        ("GITHUB_REPOSITORY", REPO),
+        ("GITHUB_SHA", sha),
+        ("GITHUB_RUN_ID", run.as_str()),
+        ("GITHUB_WORKFLOW_REF", workflow.as_str()),
+        ("GITHUB_WORKSPACE", checkout.to_str().unwrap()),
+        ("GITHUB_OUTPUT", output.to_str().unwrap()),
+        ("RUNNER_TEMP", temp.to_str().unwrap()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v.to_owned()))
+    .collect();
+    Job::from_env(&env, None)
+}
+
+/// One sharded scan, step by step as the workflow's jobs run them.
+struct Sharded {
+    /// Each shard's stacks, as the plan split them.
+    plan: Vec<Vec<usize>>,
+    /// Each shard's own wall time.
+    shards: Vec<Duration>,
+    join: Measured,
+}
+
+fn sharded_scan(
+    base: &str,
+    sha: &str,
+    checkout: &Path,
+    count: u32,
+    runner: &dyn Runner,
+    run: u64,
+) -> Sharded {
+    use sluiceway::modes::scan::sharded;
+    let mut inputs = Inputs::read(&BTreeMap::new()).unwrap();
+    inputs.concurrency = Some(4);
+    inputs.timings_file = Some("timings.json".to_owned());
+    let notifier = sluiceway::modes::notify::Notifier::none();
+    let step =
+        |job: &Job, f: &mut dyn FnMut(&Surroundings<'_>, &mut Printer) -> sluiceway::Outcome| {
+            let surroundings = Surroundings {
+                job,
+                inputs: &inputs,
+                runner,
+                clock: &SystemClock,
+                pause: &|_| {},
+                cores: Some(4),
+                progress: &sluiceway::base::printer::Quiet,
+                notifier: &notifier,
+            };
+            let log = tempfile::NamedTempFile::new().unwrap();
+            let mut printer =
+                Printer::new(Box::new(std::io::sink()), Box::new(log.reopen().unwrap()));
+            let outcome = f(&surroundings, &mut printer);
+            assert_eq!(
+                outcome,
+                sluiceway::Outcome::Done,
+                "a step ended red:\n{}",
+                std::fs::read_to_string(log.path()).unwrap_or_default()
+            );
+        };
+    let output = |temp: &Path, name: &str| -> String {
+        std::fs::read_to_string(temp.join("output.txt"))
+            .unwrap()
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}=")).map(str::to_owned))
+            .unwrap()
+    };
+
+    let planning = tempfile::tempdir().unwrap();
+    let job = scheduled_job(checkout, planning.path(), sha, run);
+    let github = HttpGitHub::new(Endpoints::at(base).unwrap(), "t", REPO);
+    step(&job, &mut |s, p| sharded::plan(s, &github, count, p));
+    let plan_text = output(planning.path(), "shard-plan");
+    let plan: sharded::split::ShardPlan = serde_json::from_str(&plan_text).unwrap();
+
+    let partials = tempfile::tempdir().unwrap();
+    let mut shards = Vec::new();
+    for index in 1..=count {
+        let temp = tempfile::tempdir().unwrap();
+        let job = scheduled_job(checkout, temp.path(), sha, run);
+        let started = Instant::now();
+        step(&job, &mut |s, p| sharded::shard(s, index, &plan_text, p));
+        shards.push(started.elapsed());
+        let name = sharded::partial::file_name(index);
+        std::fs::copy(temp.path().join(&name), partials.path().join(&name)).unwrap();
+    }
+
+    let joining = tempfile::tempdir().unwrap();
+    let job = scheduled_job(checkout, joining.path(), sha, run);
+    let github = HttpGitHub::new(Endpoints::at(base).unwrap(), "t", REPO);
+    let folder = partials.path().to_str().unwrap().to_owned();
+    let started = Instant::now();
+    let cpu_before = cpu();
+    step(&job, &mut |s, p| {
+        sharded::join(s, &github, &plan_text, &folder, p).0
+    });
+    let join = Measured {
+        wall: started.elapsed(),
+        cpu: cpu() - cpu_before,
+        requests: github.requests_made(),
+    };
+    Sharded {
+        plan: plan
+            .shards
+            .iter()
+            .map(|shard| {
+                shard
+                    .iter()
+                    .filter_map(|id| stack_number(Path::new(id.as_str())))
+                    .collect()
+            })
+            .collect(),
+        shards,
+        join,
+    }
+}
+
+/// The sharded measurement: 500 stacks over 8 shards, before and after the times (2,000
+/// rows do not fit one issue body: 489,325 characters at their shortest, over GitHub's
+/// 65,536), then the join's reading and checking of 8 partial results of 2,000 stacks.
+fn measure_sharded(emulator: &dyn Fn() -> (std::process::Child, String, String)) {
+    const STACKS: usize = 500;
+    const SHARDS: u32 = 8;
+    let (mut child, base, sha) = emulator();
+    let mut runner = recorded(&["version", "no-changes", "new-stack"], Duration::ZERO);
+    runner.varied = true;
+    let checkout = tempfile::tempdir().unwrap();
+    repository(checkout.path(), STACKS);
+    let total: Duration = (0..STACKS).map(preview_time).sum();
+    let ideal = total / SHARDS / 4;
+    for (label, run) in [
+        ("no recorded times", 4242),
+        ("balanced by the first join's times", 4243),
+    ] {
+        let measured = sharded_scan(&base, &sha, checkout.path(), SHARDS, &runner, run);
+        let slowest = measured.shards.iter().max().copied().unwrap_or_default();
+        let loads: Vec<Duration> = measured
+            .plan
+            .iter()
+            .map(|shard| shard.iter().map(|i| preview_time(*i)).sum())
+            .collect();
+        let heaviest = loads.iter().max().copied().unwrap_or_default();
+        println!(
+            "{STACKS} stacks over {SHARDS} shards, {label}: slowest shard {:.2} s wall against an ideal {:.2} s (ratio {:.3}); heaviest shard holds {:.3}× an even share of the preview time; the join {:.2} s wall, {:.0} ms CPU, {} requests",
+            slowest.as_secs_f64(),
+            ideal.as_secs_f64(),
+            slowest.as_secs_f64() / ideal.as_secs_f64(),
+            heaviest.as_secs_f64() / (total / SHARDS).as_secs_f64(),
+            measured.join.wall.as_secs_f64(),
+            measured.join.cpu.as_secs_f64() * 1000.0,
+            measured.join.requests,
+        );
+    }
+    drop(child.stdin.take());
+    let _ = child.wait();
+    measure_gather(2_000, SHARDS);
+}
+
+/// The join's own reading of `count` partial results that hold `stacks` stacks in sync
+/// between them: parsing, the checks against the plan, and the merge, as the median of
+/// nine rounds.
+fn measure_gather(stacks: usize, count: u32) {
+    use sluiceway::modes::scan::Previews;
+    use sluiceway::modes::scan::rows::Found;
+    use sluiceway::modes::scan::sharded::{partial, split};
+    use sluiceway_core::diff::Diff;
+    use sluiceway_core::stack::StackId;
+    let ids: Vec<StackId> = (0..stacks)
+        .map(|i| StackId::given(&format!("stacks/s{i:04}/lab:dev")))
+        .collect();
+    let plan = split::ShardPlan {
+        version: 1,
+        commit: "c".repeat(40),
+        run: 4242,
+        started_at: "2026-12-05T08:00:00Z".to_owned(),
+        full: true,
+        drift: Vec::new(),
+        shards: split::balance(&ids, count, &BTreeMap::new()),
+    };
+    let files: Vec<(String, String)> = (1..=count)
+        .map(|k| {
+            let mut previews = Previews::default();
+            for id in plan.stacks_of(k).unwrap() {
+                let diff = Diff {
+                    stack: id.clone(),
+                    changes: Vec::new(),
+                    drift: Some(Vec::new()),
+                };
+                previews.found.insert(id.clone(), Found::Diff(diff));
+                previews.tries.insert(id.clone(), (1, 0.04));
+            }
+            let text =
+                serde_json::to_string_pretty(&partial::PartialResult::of(&plan, k, &previews))
+                    .unwrap();
+            (partial::file_name(k), text)
+        })
+        .collect();
+    let bytes: usize = files.iter().map(|(_, t)| t.len()).sum();
+    let mut rounds: Vec<Duration> = (0..9)
+        .map(|_| {
+            let started = Instant::now();
+            let gathered = partial::gather(&plan, &files).unwrap();
+            assert_eq!(gathered.previews.found.len(), stacks);
+            started.elapsed()
+        })
+        .collect();
+    rounds.sort();
+    println!(
+        "the join reads {count} partial results of {stacks} stacks ({:.1} MiB): median {:.1} ms",
+        bytes as f64 / (1024.0 * 1024.0),
+        rounds[rounds.len() / 2].as_secs_f64() * 1000.0
+    );
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--emulator") {
         serve_emulator();
@@ -243,6 +477,10 @@ fn main() {
         let (base, sha) = line.trim().split_once(' ').unwrap();
         (child, base.to_owned(), sha.to_owned())
     };
+    if std::env::args().any(|a| a == "sharded") {
+        measure_sharded(&emulator);
+        return;
+    }
     let instant = |scenario| recorded(&["version", scenario, "new-stack"], Duration::ZERO);
 
     // 500 pending rows cannot fit one issue body (65,536 characters) even at their
@@ -287,6 +525,7 @@ fn main() {
         drop(child.stdin.take());
         let _ = child.wait();
     }
+    measure_sharded(&emulator);
     println!(
         "peak resident memory of the scanning process: {:.1} MiB",
         peak_mib()

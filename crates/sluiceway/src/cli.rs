@@ -52,6 +52,10 @@ pub enum Command {
         /// on every pull request.
         #[arg(long)]
         check: bool,
+        /// Write the sharded workflow instead: each scan a plan, a matrix of this many
+        /// shards (4 when no number is given) and a join (docs/sharded-scan.md).
+        #[arg(long, value_name = "SHARDS", num_args = 0..=1, default_missing_value = "4", value_parser = clap::value_parser!(u32).range(1..=256), conflicts_with = "check")]
+        sharded: Option<u32>,
     },
     /// Preview every stack with its own tool and write the dashboard.
     ///
@@ -88,16 +92,28 @@ pub enum Command {
     Schema {
         /// Print the schema of the scan's result file instead
         /// (docs/formats/scan-result.schema.json).
-        #[arg(long, conflicts_with_all = ["apply_result_file", "notification"])]
+        #[arg(long, group = "format")]
         result_file: bool,
         /// Print the schema of apply's result file instead
         /// (docs/formats/apply-result.schema.json).
-        #[arg(long, conflicts_with = "notification")]
+        #[arg(long, group = "format")]
         apply_result_file: bool,
         /// Print the schema of the document the webhook channel receives instead
         /// (docs/formats/notification.schema.json).
-        #[arg(long)]
+        #[arg(long, group = "format")]
         notification: bool,
+        /// Print the schema of a sharded scan's plan instead
+        /// (docs/formats/shard-plan.schema.json).
+        #[arg(long, group = "format")]
+        shard_plan: bool,
+        /// Print the schema of a shard's partial result instead
+        /// (docs/formats/partial-result.schema.json).
+        #[arg(long, group = "format")]
+        partial_result: bool,
+        /// Print the schema of the preview times a sharded scan keeps instead
+        /// (docs/formats/timings.schema.json).
+        #[arg(long, group = "format")]
+        timings: bool,
     },
 }
 

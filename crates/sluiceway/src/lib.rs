@@ -24,8 +24,14 @@ pub fn run(cli: Cli, printer: &mut Printer) -> ExitCode {
             repo,
             force,
             check: true,
+            ..
         } => init::add_check(&repo, force, printer),
-        Command::Init { repo, force, .. } => init::run(&repo, force, printer),
+        Command::Init {
+            repo,
+            force,
+            sharded,
+            ..
+        } => init::run(&repo, force, sharded, printer),
         Command::Dashboard(DashboardCommand::Read { file, json }) => {
             dashboard::read(&file, json, printer)
         }
@@ -46,13 +52,23 @@ pub fn run(cli: Cli, printer: &mut Printer) -> ExitCode {
             result_file,
             apply_result_file,
             notification,
+            shard_plan,
+            partial_result,
+            timings,
         } => {
+            use modes::scan::sharded::{partial, split};
             let schema = if result_file {
                 modes::scan::result_file::schema()
             } else if apply_result_file {
                 modes::apply::result_schema()
             } else if notification {
                 modes::notify::message::webhook_schema()
+            } else if shard_plan {
+                split::plan_schema()
+            } else if partial_result {
+                partial::schema()
+            } else if timings {
+                split::timings_schema()
             } else {
                 sluiceway_core::config::json_schema()
             };

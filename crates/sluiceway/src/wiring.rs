@@ -91,7 +91,7 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
     };
     let dashboard_route = !matches!(
         route,
-        Route::Settle | Route::PullRequest | Route::Check { .. }
+        Route::Settle | Route::PullRequest | Route::Check { .. } | Route::Shard { .. }
     );
     if inputs.job_status != JobStatus::Success && dashboard_route {
         // An earlier step failed: nothing deploys, nothing is previewed, and the
@@ -147,6 +147,25 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
         Route::Settle => modes::settle::run(&job, &github, &SystemClock, printer),
         Route::Ticks | Route::Sweep => {
             modes::auto::ticks(&applying, &github, &mut outputs, printer)
+        }
+        Route::Plan { shards } => {
+            let runner = SystemRunner::default();
+            let s = surroundings(&job, &inputs, &runner, &Quiet, &notifier);
+            scan::sharded::plan(&s, &github, shards, printer)
+        }
+        Route::Shard { shard, plan } => {
+            let runner = SystemRunner::default();
+            let s = surroundings(&job, &inputs, &runner, &Quiet, &notifier);
+            scan::sharded::shard(&s, shard, &plan, printer)
+        }
+        Route::Join {
+            plan,
+            partial_results,
+        } => {
+            let runner = SystemRunner::default();
+            let s = surroundings(&job, &inputs, &runner, &Quiet, &notifier);
+            // A split workflow's apply jobs take the merge's deploys from `matrix`.
+            scan::sharded::join(&s, &github, &plan, &partial_results, printer).0
         }
         Route::Check { .. } | Route::PullRequest => match &job.pull_request {
             Some(pull) => {
@@ -256,17 +275,28 @@ fn scan_with_progress(
     printer: &mut Printer,
 ) -> (Outcome, Vec<Started>) {
     let runner = SystemRunner::default();
-    let surroundings = Surroundings {
+    let surroundings = surroundings(job, inputs, &runner, progress, notifier);
+    scan::run(&surroundings, target, printer)
+}
+
+/// What a scan, or a step of a sharded one, runs with on this machine.
+fn surroundings<'a>(
+    job: &'a Job,
+    inputs: &'a Inputs,
+    runner: &'a SystemRunner,
+    progress: &'a dyn Progress,
+    notifier: &'a Notifier<'a>,
+) -> Surroundings<'a> {
+    Surroundings {
         job,
         inputs,
-        runner: &runner,
+        runner,
         clock: &SystemClock,
         pause: &pause,
         cores: cores(),
         progress,
         notifier,
-    };
-    scan::run(&surroundings, target, printer)
+    }
 }
 
 /// `sluiceway scan --local`: the same scan, written into a folder. It speaks to a person

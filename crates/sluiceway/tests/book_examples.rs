@@ -108,11 +108,11 @@ fn check_accepts_every_configuration_and_workflow_the_book_shows() {
     }
 }
 
-#[test]
-fn the_one_job_workflows_are_what_init_writes() {
-    let example = workspace().join("docs/book/examples/one-job");
+/// A git checkout of the example with its workflows taken out, after `sluiceway` ran
+/// with each of `runs` in it.
+fn initialized(example: &Path, runs: &[&[&str]]) -> tempfile::TempDir {
     let repo = tempfile::tempdir().unwrap();
-    copy_dir(&example, repo.path());
+    copy_dir(example, repo.path());
     std::fs::remove_dir_all(repo.path().join(".github")).unwrap();
     let git = Command::new("git")
         .args(["init", "--quiet"])
@@ -120,9 +120,9 @@ fn the_one_job_workflows_are_what_init_writes() {
         .status()
         .unwrap();
     assert!(git.success());
-    for args in [&["init"][..], &["init", "--check"][..]] {
+    for args in runs {
         let out = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
-            .args(args)
+            .args(*args)
             .arg("--repo")
             .arg(repo.path())
             .output()
@@ -134,6 +134,13 @@ fn the_one_job_workflows_are_what_init_writes() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
+    repo
+}
+
+#[test]
+fn the_one_job_workflows_are_what_init_writes() {
+    let example = workspace().join("docs/book/examples/one-job");
+    let repo = initialized(&example, &[&["init"], &["init", "--check"]]);
     for workflow in ["deploy-dashboard.yml", "sluiceway-check.yml"] {
         let path = Path::new(".github/workflows").join(workflow);
         assert_eq!(
@@ -142,4 +149,27 @@ fn the_one_job_workflows_are_what_init_writes() {
             "{workflow} in the book is no longer what init writes"
         );
     }
+}
+
+#[test]
+fn the_sharded_workflow_is_what_init_sharded_writes_and_its_page_shows_it_whole() {
+    let example = workspace().join("docs/book/examples/sharded");
+    let repo = initialized(&example, &[&["init", "--sharded"]]);
+    let path = Path::new(".github/workflows/deploy-dashboard.yml");
+    let written = std::fs::read_to_string(repo.path().join(path)).unwrap();
+    assert_eq!(
+        written,
+        std::fs::read_to_string(example.join(path)).unwrap(),
+        "the sharded workflow in the book is no longer what `init --sharded` writes"
+    );
+    let page = std::fs::read_to_string(workspace().join("docs/sharded-scan.md")).unwrap();
+    let shown = page
+        .split_once("```yaml\n")
+        .and_then(|(_, rest)| rest.split_once("```"))
+        .map(|(yaml, _)| yaml)
+        .expect("docs/sharded-scan.md shows the workflow");
+    assert_eq!(
+        shown, written,
+        "docs/sharded-scan.md shows another workflow"
+    );
 }

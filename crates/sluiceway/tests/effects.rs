@@ -478,6 +478,31 @@ const PROVEN_INPUTS: &[(&str, &str, &str)] = &[
         "the_channels_hear_of_a_refused_tick_and_a_deploy_and_one_that_hangs_never_turns_the_job_red",
     ),
     (
+        "shards",
+        "sluiceway/tests/sharded_scan.rs",
+        "a_sharded_scan_writes_the_dashboard_a_one_runner_scan_writes",
+    ),
+    (
+        "shard",
+        "sluiceway/tests/sharded_scan.rs",
+        "partial_results_that_do_not_fit_the_plan_are_refused_and_nothing_is_written",
+    ),
+    (
+        "shard-plan",
+        "sluiceway/tests/sharded_scan.rs",
+        "a_shard_killed_mid_way_leaves_its_rows_and_turns_the_join_red",
+    ),
+    (
+        "partial-results",
+        "sluiceway/tests/sharded_scan.rs",
+        "a_sharded_scan_writes_the_dashboard_a_one_runner_scan_writes",
+    ),
+    (
+        "timings-file",
+        "sluiceway/tests/sharded_scan.rs",
+        "the_join_keeps_the_preview_times_and_the_next_plan_balances_by_them",
+    ),
+    (
         "webhook-url",
         "sluiceway/tests/ticks.rs",
         "the_channels_hear_of_a_refused_tick_and_a_deploy_and_one_that_hangs_never_turns_the_job_red",

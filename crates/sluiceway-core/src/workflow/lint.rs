@@ -37,6 +37,9 @@ fn modes_of(mode: &str) -> &'static [&'static str] {
         "apply" => &["apply"],
         "settle" => &["settle"],
         "check" => &["check"],
+        "plan" => &["plan"],
+        "shard" => &["shard"],
+        "join" => &["join"],
         _ => &[],
     }
 }
@@ -78,6 +81,17 @@ fn needs(mode: &str, merges: bool) -> &'static [(&'static str, &'static str)] {
             ("actions", "write"),
         ],
         "check" => &[("contents", "read")],
+        // A sharded scan (ADR 0037): the plan reads the dashboard and says a scan is
+        // running; a shard asks GitHub nothing; the join writes what a scan writes.
+        "plan" => &[("contents", "read"), ("issues", "write")],
+        "shard" => &[("contents", "read")],
+        "join" => &[
+            ("contents", "read"),
+            ("issues", "write"),
+            ("deployments", "write"),
+            ("actions", "read"),
+            ("pull-requests", "read"),
+        ],
         _ => &[],
     }
 }
@@ -136,7 +150,7 @@ pub fn lint(
         .collect();
     let deploys = all.iter().any(|m| *m != "check");
     // Triggers.
-    if all.contains("scan") {
+    if all.contains("scan") || all.contains("plan") {
         for event in ["push", "schedule", "workflow_dispatch"] {
             if !triggers.names.contains(event) {
                 say(
@@ -231,7 +245,8 @@ pub fn lint(
             ),
             Some(_) => {}
         }
-        if job.modes.iter().all(|m| m == "check") {
+        // Neither the check nor a shard writes the dashboard or deploys.
+        if job.modes.iter().all(|m| m == "check" || m == "shard") {
             continue;
         }
         let (concurrency, concurrency_line) = match job_value.get("concurrency") {

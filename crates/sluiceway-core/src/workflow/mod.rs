@@ -34,7 +34,7 @@ pub fn scans_nobody_applies(text: &str, action: &str) -> Vec<String> {
                     .and_then(|with| with.as_mapping_get("mode"))
                     .and_then(Yaml::as_str);
                 uses.is_some_and(|u| u.to_ascii_lowercase().starts_with(&action))
-                    && mode == Some("scan")
+                    && matches!(mode, Some("scan" | "join"))
             });
             let read = text.contains(&format!("needs.{id}.outputs.matrix"));
             (scans && !read).then(|| id.to_owned())

@@ -14,8 +14,9 @@ use crate::base::checkout::Checkout;
 use crate::base::printer::Printer;
 use crate::base::setup;
 
-pub fn run(repo: &Path, force: bool, printer: &mut Printer) -> Outcome {
-    match plan(repo, force) {
+/// `sharded`: write the sharded workflow of that many shards (ADR 0037).
+pub fn run(repo: &Path, force: bool, sharded: Option<u32>, printer: &mut Printer) -> Outcome {
+    match plan(repo, force, sharded) {
         Ok(plan) => match write(repo, &plan) {
             Ok(()) => {
                 report(&plan, printer);
@@ -75,7 +76,7 @@ struct Plan {
     unknowns: Vec<String>,
 }
 
-fn plan(repo: &Path, force: bool) -> Result<Plan, Vec<String>> {
+fn plan(repo: &Path, force: bool, sharded: Option<u32>) -> Result<Plan, Vec<String>> {
     if !repo.join(".git").exists() {
         return Err(vec![format!(
             "error: init writes into a git checkout, and {} has no .git",
@@ -136,12 +137,13 @@ fn plan(repo: &Path, force: bool) -> Result<Plan, Vec<String>> {
             .to_owned(),
     );
     unknowns.push("the runner: the workflow uses ubuntu-latest".to_owned());
-    let workflow = init::workflow(
-        &branch,
-        &config.settings.dashboard.label,
-        &init::tools_in_use(&discovery.stacks),
-        !config.settings.merge_and_deploy.authors.is_empty(),
-    );
+    let label = &config.settings.dashboard.label;
+    let tools = init::tools_in_use(&discovery.stacks);
+    let merges = !config.settings.merge_and_deploy.authors.is_empty();
+    let workflow = match sharded {
+        Some(shards) => init::sharded_workflow(&branch, label, &tools, merges, shards),
+        None => init::workflow(&branch, label, &tools, merges),
+    };
     Ok(Plan {
         workflow,
         replaces_workflow,

@@ -474,7 +474,7 @@ fn apply(
             Err(e) => {
                 printer.say(&format!("::error::{e}"));
                 let reason = FailureReason::ToolUnusable {
-                    tool: program.name(),
+                    tool: program.name().to_owned(),
                 }
                 .to_string();
                 set(a, github, record, RecordState::Failure, &reason, printer);

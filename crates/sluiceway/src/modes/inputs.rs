@@ -17,16 +17,23 @@ pub enum Mode {
     Apply,
     Settle,
     Check,
+    /// A sharded scan's three steps (ADR 0037): plan the shards, preview one, join them.
+    Plan,
+    Shard,
+    Join,
 }
 
 impl Mode {
-    const NAMES: [(&'static str, Mode); 6] = [
+    const NAMES: [(&'static str, Mode); 9] = [
         ("auto", Mode::Auto),
         ("scan", Mode::Scan),
         ("resolve", Mode::Resolve),
         ("apply", Mode::Apply),
         ("settle", Mode::Settle),
         ("check", Mode::Check),
+        ("plan", Mode::Plan),
+        ("shard", Mode::Shard),
+        ("join", Mode::Join),
     ];
 
     pub fn name(self) -> &'static str {
@@ -62,6 +69,14 @@ pub struct Inputs {
     pub pull_request_preview: bool,
     /// The notification channels the workflow set up.
     pub channels: Vec<Channel>,
+    /// A sharded scan's inputs: how many shards the plan makes, which one a shard step
+    /// previews, the plan each shard and the join read back, where the join finds the
+    /// partial results, and the file the preview times are kept in between scans.
+    pub shards: Option<u32>,
+    pub shard: Option<u32>,
+    pub shard_plan: Option<String>,
+    pub partial_results: Option<String>,
+    pub timings_file: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,7 +97,7 @@ pub struct InputError {
 
 /// Every input the action has (`action.yml` lists the same; a test holds the two
 /// together). `github-token` is read by the GitHub client.
-pub const NAMES: [&str; 18] = [
+pub const NAMES: [&str; 23] = [
     "mode",
     "concurrency",
     "preview-timeout",
@@ -101,10 +116,17 @@ pub const NAMES: [&str; 18] = [
     "webhook-url",
     "job-id",
     "job-status",
+    "shards",
+    "shard",
+    "shard-plan",
+    "partial-results",
+    "timings-file",
 ];
 
 /// The largest pool a workflow may ask for.
 const MOST_CONCURRENCY: usize = 64;
+/// The most shards a sharded scan has: GitHub runs at most 256 jobs from one matrix.
+pub const MOST_SHARDS: u32 = 256;
 const DEFAULT_PREVIEW_MINUTES: u64 = 10;
 
 impl Inputs {
@@ -129,7 +151,7 @@ impl Inputs {
                 .ok_or_else(|| InputError {
                     input,
                     value: value.to_owned(),
-                    takes: "one of auto, scan, resolve, apply, settle, check",
+                    takes: "one of auto, scan, resolve, apply, settle, check, plan, shard, join",
                 })?,
         };
         let concurrency = get("concurrency")
@@ -155,6 +177,25 @@ impl Inputs {
         let job_id = get("job-id")
             .map(|(input, value)| whole(input, value, 1, u64::MAX, "a job's check-run id"))
             .transpose()?;
+        let most_shards = u64::from(MOST_SHARDS);
+        let shards = get("shards")
+            .map(|(input, value)| {
+                whole(input, value, 1, most_shards, "a whole number from 1 to 256")
+            })
+            .transpose()?
+            .map(|n| n as u32);
+        let shard = get("shard")
+            .map(|(input, value)| {
+                whole(
+                    input,
+                    value,
+                    1,
+                    most_shards,
+                    "a shard's index, a whole number from 1 to 256 (`${{ matrix.shard }}`)",
+                )
+            })
+            .transpose()?
+            .map(|n| n as u32);
         let job_status = match get("job-status") {
             None | Some((_, "success")) => JobStatus::Success,
             Some((_, "failure")) => JobStatus::Failure,
@@ -180,6 +221,11 @@ impl Inputs {
                 .transpose()?
                 .unwrap_or(false),
             channels,
+            shards,
+            shard,
+            shard_plan: get("shard-plan").map(|(_, v)| v.to_owned()),
+            partial_results: get("partial-results").map(|(_, v)| v.to_owned()),
+            timings_file: get("timings-file").map(|(_, v)| v.to_owned()),
             mode,
             concurrency,
             preview_timeout,

@@ -45,6 +45,19 @@ pub enum Route {
     /// A pull request's stacks previewed as check runs on its head commit, with nothing
     /// written to the dashboard and nothing deployed (decision 0101).
     PullRequest,
+    /// A sharded scan (ADR 0037): the plan of `shards` shards; one shard's previews; the
+    /// join of the partial results in a folder.
+    Plan {
+        shards: u32,
+    },
+    Shard {
+        shard: u32,
+        plan: String,
+    },
+    Join {
+        plan: String,
+        partial_results: String,
+    },
 }
 
 /// A run that does nothing but say why.
@@ -92,6 +105,36 @@ pub fn route(inputs: &Inputs, job: &Job) -> Result<Route, NoRun> {
         },
         _ => false,
     };
+    // A sharded scan's inputs belong to their steps.
+    for (input, set, modes) in [
+        ("shards", inputs.shards.is_some(), &[Mode::Plan][..]),
+        ("shard", inputs.shard.is_some(), &[Mode::Shard][..]),
+        (
+            "shard-plan",
+            inputs.shard_plan.is_some(),
+            &[Mode::Shard, Mode::Join][..],
+        ),
+        (
+            "partial-results",
+            inputs.partial_results.is_some(),
+            &[Mode::Join][..],
+        ),
+        (
+            "timings-file",
+            inputs.timings_file.is_some(),
+            &[Mode::Plan, Mode::Join][..],
+        ),
+    ] {
+        if set && !modes.contains(&inputs.mode) {
+            let names: Vec<&str> = modes.iter().map(|m| m.name()).collect();
+            return Err(NoRun::Refuse(format!(
+                "the {input} input is for the {} mode{}, and this step's mode is {}",
+                names.join(" and "),
+                if names.len() > 1 { "s" } else { "" },
+                inputs.mode.name()
+            )));
+        }
+    }
     if inputs.backend && inputs.mode != Mode::Check {
         return Err(NoRun::Refuse(format!(
             "the backend input is for the check mode, and this step's mode is {}",
@@ -109,6 +152,30 @@ pub fn route(inputs: &Inputs, job: &Job) -> Result<Route, NoRun> {
             )),
         },
         Mode::Check => Ok(Route::Check { preview }),
+        Mode::Plan => match inputs.shards {
+            Some(shards) => Ok(Route::Plan { shards }),
+            None => Err(NoRun::Refuse(
+                "the plan mode needs the shards input: how many shards to split the scan into".to_owned(),
+            )),
+        },
+        Mode::Shard => match (inputs.shard, &inputs.shard_plan) {
+            (Some(shard), Some(plan)) => Ok(Route::Shard {
+                shard,
+                plan: plan.clone(),
+            }),
+            _ => Err(NoRun::Refuse(
+                "the shard mode needs the shard input (`${{ matrix.shard }}`) and the shard-plan input (the plan step's shard-plan output)".to_owned(),
+            )),
+        },
+        Mode::Join => match (&inputs.shard_plan, &inputs.partial_results) {
+            (Some(plan), Some(folder)) => Ok(Route::Join {
+                plan: plan.clone(),
+                partial_results: folder.clone(),
+            }),
+            _ => Err(NoRun::Refuse(
+                "the join mode needs the shard-plan input (the plan step's shard-plan output) and the partial-results input (the folder the shards' artifacts were downloaded to)".to_owned(),
+            )),
+        },
         Mode::Auto => match &job.event {
             Event::Push => {
                 let default = job
@@ -230,6 +297,76 @@ mod tests {
             ),
             "the backend input is refused outside the check"
         );
+    }
+
+    #[test]
+    fn a_sharded_scans_inputs_belong_to_their_steps_and_each_step_needs_its_own() {
+        let push = job("push", "{}");
+        assert_eq!(
+            route(&inputs(&[("mode", "plan"), ("shards", "4")]), &push),
+            Ok(Route::Plan { shards: 4 })
+        );
+        assert_eq!(
+            route(
+                &inputs(&[("mode", "shard"), ("shard", "2"), ("shard-plan", "{}")]),
+                &push
+            ),
+            Ok(Route::Shard {
+                shard: 2,
+                plan: "{}".to_owned()
+            })
+        );
+        assert_eq!(
+            route(
+                &inputs(&[
+                    ("mode", "join"),
+                    ("shard-plan", "{}"),
+                    ("partial-results", "p")
+                ]),
+                &push
+            ),
+            Ok(Route::Join {
+                plan: "{}".to_owned(),
+                partial_results: "p".to_owned()
+            })
+        );
+        for (pairs, says) in [
+            (
+                &[("mode", "plan")][..],
+                "the plan mode needs the shards input",
+            ),
+            (
+                &[("mode", "shard"), ("shard", "1")][..],
+                "the shard mode needs",
+            ),
+            (
+                &[("mode", "join"), ("shard-plan", "{}")][..],
+                "the join mode needs",
+            ),
+            (
+                &[("mode", "scan"), ("shards", "4")][..],
+                "the shards input is for the plan mode, and this step's mode is scan",
+            ),
+            (
+                &[("mode", "plan"), ("shards", "4"), ("shard-plan", "{}")][..],
+                "the shard-plan input is for the shard and join modes, and this step's mode is plan",
+            ),
+            (
+                &[("timings-file", "t.json")][..],
+                "the timings-file input is for the plan and join modes, and this step's mode is auto",
+            ),
+        ] {
+            assert!(
+                matches!(route(&inputs(pairs), &push), Err(NoRun::Refuse(why)) if why.contains(says)),
+                "{pairs:?}"
+            );
+        }
+        let env: BTreeMap<String, String> = [
+            ("INPUT_MODE".to_owned(), "plan".to_owned()),
+            ("INPUT_SHARDS".to_owned(), "257".to_owned()),
+        ]
+        .into();
+        assert_eq!(Inputs::read(&env).unwrap_err().input, "shards");
     }
 
     #[test]

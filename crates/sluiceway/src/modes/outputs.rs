@@ -24,7 +24,7 @@ pub fn add_to_summary(job: &Job, text: &str, printer: &mut Printer) {
 }
 
 /// Every output a mode sets (`action.yml` lists the same; a test holds the two together).
-pub const NAMES: [&str; 9] = [
+pub const NAMES: [&str; 12] = [
     "matrix",
     "dashboard-url",
     "pending",
@@ -34,6 +34,9 @@ pub const NAMES: [&str; 9] = [
     "outcome",
     "stack",
     "result-file",
+    "shards",
+    "shard-plan",
+    "partial-result",
 ];
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

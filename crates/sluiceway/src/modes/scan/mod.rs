@@ -19,11 +19,13 @@ mod pull_request;
 pub mod result_file;
 pub mod rows;
 mod runs;
+pub mod sharded;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use jiff::Timestamp;
 use sluiceway_core::claim::{Claimants, Claims};
 use sluiceway_core::config::{self, ConfigProblem};
 use sluiceway_core::failure::{Failure, FailureReason};
@@ -33,10 +35,12 @@ use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::preview_page::PageLinks;
 use sluiceway_dashboard::reader::{self, ReadBody};
 use sluiceway_dashboard::shipped::{self, Shipped};
-use sluiceway_dashboard::view::{CostLine, Hint, View};
+use sluiceway_dashboard::view::{CostLine, Hint, Policed, View};
 use sluiceway_dashboard::{body, summary};
 use sluiceway_github::{GitHub, Issue};
-use sluiceway_tools::adapter::{Adapter, Context, Ensured, Preparation, Program};
+use sluiceway_tools::adapter::{
+    Adapter, Checked, Context, Deployed, Ensured, Preparation, Program,
+};
 
 use crate::base::Outcome;
 use crate::base::checkout::Checkout;
@@ -84,6 +88,16 @@ pub enum Target<'a> {
     PullRequest(&'a dyn GitHub, &'a EventPullRequest),
 }
 
+impl<'a> Target<'a> {
+    /// The dashboard's GitHub: a pull request's preview never reads or writes it.
+    fn dashboard(&self) -> Option<&'a dyn GitHub> {
+        match self {
+            Target::GitHub(github) => Some(*github),
+            Target::Folder(_) | Target::PullRequest(..) => None,
+        }
+    }
+}
+
 /// Runs one scan; the deploys a merge started are handed back for apply (auto mode).
 pub fn run(
     s: &Surroundings<'_>,
@@ -116,38 +130,73 @@ fn scan(
     outputs: &mut Outputs,
     printer: &mut Printer,
 ) -> (Outcome, Vec<Started>) {
-    // The dashboard's GitHub: a pull request's preview never reads or writes it.
-    let github = match target {
-        Target::GitHub(github) => Some(*github),
-        Target::Folder(_) | Target::PullRequest(..) => None,
-    };
+    let github = target.dashboard();
     let checkout = Checkout::new(&s.job.workspace);
-    let setup = match setup::read(&checkout) {
-        Ok(setup) => setup,
+    let Some(setup) = read_setup(s.job, github, &checkout, printer) else {
+        return (Outcome::Failed, Vec::new());
+    };
+    let opened = open(s, target, github, &setup, printer);
+    let asked = Asked::from_plan(s.job, &setup, &opened.plan, opened.live.as_ref());
+    let previews = preview(s, &checkout, &setup, &asked, printer);
+    let finishing = Finishing {
+        listed: opened.listed,
+        full: opened.plan.is_full(),
+        at: opened.at,
+        previews,
+        lost: None,
+    };
+    finish(s, target, &setup, finishing, outputs, printer)
+}
+
+/// Reads `sluiceway.yaml` and runs discovery; a problem is said as annotations and, when
+/// the dashboard can be reached, under its scan line. `None` stops the step.
+fn read_setup(
+    job: &Job,
+    github: Option<&dyn GitHub>,
+    checkout: &Checkout,
+    printer: &mut Printer,
+) -> Option<setup::Setup> {
+    match setup::read(checkout) {
+        Ok(setup) => {
+            for line in setup::unacted_annotations(&setup.config) {
+                printer.say(&line);
+            }
+            Some(setup)
+        }
         Err(SetupError::Unreadable(why)) => {
             printer.say(&format!("::error::{why}"));
-            return (Outcome::Failed, Vec::new());
+            None
         }
         Err(SetupError::Problems(problems)) => {
             say_problems(&problems, printer);
             if let Some(github) = github {
-                let hint = Hint::ConfigProblem {
-                    run: s.job.run_url(),
-                };
-                say_under_the_scan_line(s.job, github, hint, printer);
+                let hint = Hint::ConfigProblem { run: job.run_url() };
+                say_under_the_scan_line(job, github, hint, printer);
             }
-            return (Outcome::Failed, Vec::new());
+            None
         }
-    };
-    for line in setup::unacted_annotations(&setup.config) {
-        printer.say(&line);
     }
-    let config = &setup.config;
-    let discovery = &setup.discovery;
-    let label = &config.settings.dashboard.label;
+}
 
-    // The live dashboard, for the plan and the first write: found by its label, its
-    // body in the same list. A list that failed is asked for again at the late write.
+/// What a scan knows before any tool runs: the issues its label lists (`None` when that
+/// list failed; the late write asks again), the live body, the plan, and when it began.
+struct Opened {
+    listed: Option<Vec<Issue>>,
+    live: Option<ReadBody>,
+    plan: ScanPlan,
+    at: Timestamp,
+}
+
+/// Finds the dashboard, plans the scan and says so, and makes the first write: the
+/// dashboard says a scan is running (decision 0108).
+fn open(
+    s: &Surroundings<'_>,
+    target: &Target<'_>,
+    github: Option<&dyn GitHub>,
+    setup: &setup::Setup,
+    printer: &mut Printer,
+) -> Opened {
+    let label = &setup.config.settings.dashboard.label;
     let mut listed: Option<Vec<Issue>> = None;
     if let Some(github) = github {
         match dashboard_issue::find(github, label) {
@@ -156,12 +205,11 @@ fn scan(
         }
     }
     let found_issue = listed.as_ref().and_then(|open| open.first());
-    let number = found_issue.map(|issue| issue.number);
     let live: Option<ReadBody> = found_issue.map(|issue| reader::read(&issue.body));
 
     let plan = match target {
-        Target::PullRequest(pulls, pull) => plan_pull_request(*pulls, pull, &setup),
-        _ => plan_scan(s, github, &setup, live.as_ref()),
+        Target::PullRequest(pulls, pull) => plan_pull_request(*pulls, pull, setup),
+        _ => plan_scan(s, github, setup, live.as_ref()),
     };
     printer.say(&plan.why);
     if !plan.unclaimed.is_empty() {
@@ -173,27 +221,65 @@ fn scan(
         printer.say("::endgroup::");
     }
 
-    let links = s.job.links();
-    let mut scanned = Scanned {
+    let at = s.clock.now();
+    // It starts from the body the list brought, and is read back like every write.
+    if let (Some(github), Some(live), Some(issue)) = (github, live.as_ref(), found_issue) {
+        let scanned = scanned(s, setup, plan.is_full(), at);
+        if let Some(view) = rows::running(&scanned, live, at, &s.job.run_url()) {
+            match body::render(&view) {
+                Ok(running) => {
+                    if let Err(e) =
+                        write_loop::write_over(github, issue.number, issue.body.clone(), |_| {
+                            running.clone()
+                        })
+                    {
+                        printer.say(&format!(
+                            "The dashboard could not say a scan is running: {e}"
+                        ));
+                    }
+                }
+                Err(e) => printer.say(&format!(
+                    "The dashboard could not say a scan is running: {e}"
+                )),
+            }
+        }
+    }
+    Opened {
+        listed,
+        live,
+        plan,
+        at,
+    }
+}
+
+/// What the rows are drawn from before the late read: the scan's own facts, no record,
+/// page or preview yet.
+fn scanned<'a>(
+    s: &Surroundings<'a>,
+    setup: &'a setup::Setup,
+    full: bool,
+    at: Timestamp,
+) -> Scanned<'a> {
+    let config = &setup.config;
+    let job = s.job;
+    Scanned {
         config,
-        discovery,
-        open_records: &BTreeSet::new(),
-        fresher_records: &BTreeSet::new(),
+        discovery: &setup.discovery,
+        open_records: &NO_STACKS,
+        fresher_records: &NO_STACKS,
         trail: Vec::new(),
         failures: BTreeMap::new(),
         pages: BTreeMap::new(),
         attributions: BTreeMap::new(),
-        full: plan.is_full(),
-        sha: &s.job.sha,
-        default_branch: s.job.default_branch.as_deref(),
-        workflow_file: s.job.workflow_file.as_deref(),
-        run: s.job.run_id,
-        at: s.clock.now(),
-        links: links.clone(),
+        full,
+        sha: &job.sha,
+        default_branch: job.default_branch.as_deref(),
+        workflow_file: job.workflow_file.as_deref(),
+        run: job.run_id,
+        at,
+        links: job.links(),
         job_url: job_url(s),
-        hints: freeze_hint(&config.calendar, s.clock.now())
-            .into_iter()
-            .collect(),
+        hints: freeze_hint(&config.calendar, at).into_iter().collect(),
         version: identity::VERSION,
         histories: BTreeMap::new(),
         own_runs: BTreeMap::new(),
@@ -205,39 +291,89 @@ fn scan(
         deployed_hashes: BTreeMap::new(),
         runs: Vec::new(),
         updates: None,
-    };
+    }
+}
 
-    // The first write: the dashboard says a scan is running (decision 0108). It starts
-    // from the body the list brought, and is read back like every write.
-    if let (Some(github), Some(number), Some(live), Some(issue)) =
-        (github, number, live.as_ref(), found_issue)
-        && let Some(view) = rows::running(&scanned, live, scanned.at, &s.job.run_url())
-    {
-        match body::render(&view) {
-            Ok(running) => {
-                if let Err(e) =
-                    write_loop::write_over(github, number, issue.body.clone(), |_| running.clone())
-                {
-                    printer.say(&format!(
-                        "The dashboard could not say a scan is running: {e}"
-                    ));
-                }
-            }
-            Err(e) => printer.say(&format!(
-                "The dashboard could not say a scan is running: {e}"
-            )),
+static NO_STACKS: BTreeSet<StackId> = BTreeSet::new();
+
+/// What the previews are asked to do: which stacks, which of them have their drift
+/// checked, and whether the scan is full (a full scan reads each stack's own history).
+pub struct Asked {
+    pub stacks: BTreeSet<StackId>,
+    pub drift: BTreeSet<StackId>,
+    pub full: bool,
+}
+
+impl Asked {
+    /// From the plan: drift checks run on scheduled and manual full scans, for the stacks
+    /// that ask, and on every scan for the stacks whose live rows show drift or say it was
+    /// not checked, so a push keeps a drift it cannot fix (ADR 0029).
+    fn from_plan(
+        job: &Job,
+        setup: &setup::Setup,
+        plan: &ScanPlan,
+        live: Option<&ReadBody>,
+    ) -> Asked {
+        let drift_scan = plan.is_full() && matches!(job.event, Event::Schedule | Event::Dispatch);
+        let drift_shown = |id: &StackId| {
+            live.is_some_and(|live| {
+                live.rows.iter().any(|r| {
+                    r.facts.stack == id.as_str() && (r.facts.drift || r.facts.drift_check_failed)
+                })
+            })
+        };
+        let previewed = setup
+            .discovery
+            .stacks
+            .iter()
+            .filter(|st| plan.previews(&st.id));
+        Asked {
+            stacks: previewed.clone().map(|st| st.id.clone()).collect(),
+            drift: previewed
+                .filter(|st| st.settings.drift && (drift_scan || drift_shown(&st.id)))
+                .map(|st| st.id.clone())
+                .collect(),
+            full: plan.is_full(),
         }
     }
+}
 
-    let mut found: BTreeMap<StackId, Found> = BTreeMap::new();
+/// What the previews found, with what the rows show beside each diff; `red` when a tool
+/// could not be used or Sluiceway failed inside a preview.
+#[derive(Default)]
+pub struct Previews {
+    pub found: BTreeMap<StackId, Found>,
+    /// Each preview's tries and seconds.
+    pub tries: BTreeMap<StackId, (u8, f64)>,
+    pub drift_not_checked: BTreeSet<StackId>,
+    pub policies: BTreeMap<StackId, Policed>,
+    pub costs: BTreeMap<StackId, Option<CostLine>>,
+    pub histories: BTreeMap<StackId, Vec<Deployed>>,
+    /// The programs whose version check passed, for the updates previewed after a merge.
+    pub checked: BTreeMap<Program, Checked>,
+    pub red: bool,
+}
+
+/// Runs the previews asked for: the env files, the version check once per program, the
+/// preparations one at a time, backend creation, the pool and its retry round, each
+/// stack's history on a full scan, then the job log groups.
+fn preview(
+    s: &Surroundings<'_>,
+    checkout: &Checkout,
+    setup: &setup::Setup,
+    asked: &Asked,
+    printer: &mut Printer,
+) -> Previews {
+    let config = &setup.config;
+    let discovery = &setup.discovery;
+    let mut out = Previews::default();
+    let found = &mut out.found;
     let mut logs: BTreeMap<StackId, Vec<String>> = BTreeMap::new();
-    let mut tries: BTreeMap<StackId, (u8, f64)> = BTreeMap::new();
-    let mut red = false;
     // The stacks' own env files, read and masked before any tool runs (decision 0103).
     let previewed_stacks: Vec<&Stack> = discovery
         .stacks
         .iter()
-        .filter(|st| plan.previews(&st.id))
+        .filter(|st| asked.stacks.contains(&st.id))
         .collect();
     let envs = StackEnvs::load(
         &s.job.workspace,
@@ -290,22 +426,21 @@ fn scan(
     // of one.
     let programs: BTreeSet<Program> = adapters.iter().flat_map(Adapter::programs).collect();
     let mut unusable = BTreeSet::new();
-    let mut checked = BTreeMap::new();
     for program in programs {
         match program.check_version(&ctx, &s.job.workspace) {
             Ok(found) => {
                 printer.say(&format!("Using {program} {found}."));
-                checked.insert(program, found);
+                out.checked.insert(program, found);
             }
             Err(e) => {
                 printer.say(&format!("::error::{e}"));
                 unusable.insert(program);
-                red = true;
+                out.red = true;
             }
         }
     }
     for adapter in &mut adapters {
-        if let Some(found) = checked.get(&Program::Tool(adapter.tool())) {
+        if let Some(found) = out.checked.get(&Program::Tool(adapter.tool())) {
             adapter.learn(found);
         }
     }
@@ -317,7 +452,7 @@ fn scan(
         {
             Some(program) => {
                 let failure = Failure::new(FailureReason::ToolUnusable {
-                    tool: program.name(),
+                    tool: program.name().to_owned(),
                 });
                 found.insert(adapter.id().clone(), Found::Failed(failure));
                 false
@@ -400,17 +535,6 @@ fn scan(
     if !adapters.is_empty() {
         let size = pool::PoolSize::choose(s.inputs.concurrency, s.cores);
         printer.say(&size.sentence());
-        // Drift checks run on scheduled and manual full scans, for the stacks that ask,
-        // and on every scan for the stacks whose live rows show drift or say it was not
-        // checked, so a push keeps a drift it cannot fix (ADR 0029).
-        let drift_scan = plan.is_full() && matches!(s.job.event, Event::Schedule | Event::Dispatch);
-        let drift_shown = |id: &StackId| {
-            live.as_ref().is_some_and(|live| {
-                live.rows.iter().any(|r| {
-                    r.facts.stack == id.as_str() && (r.facts.drift || r.facts.drift_check_failed)
-                })
-            })
-        };
         // Each list of policies is read and compiled once; one that cannot be used is a
         // warning, and the rows it covers keep their boxes (decision 0106).
         let policy_sets = PolicySets::compile(
@@ -434,8 +558,7 @@ fn scan(
                 pool::Work {
                     adapter,
                     env: env_of(adapter),
-                    drift: settings.is_some_and(|st| st.drift)
-                        && (drift_scan || drift_shown(adapter.id())),
+                    drift: asked.drift.contains(adapter.id()),
                     tool_diff: config.settings.scan.log_diff,
                     value_fingerprint: settings.is_none_or(|st| st.value_fingerprint),
                     policies: settings.and_then(|st| policy_sets.of(st)),
@@ -479,14 +602,14 @@ fn scan(
                     "::warning::The drift check of {id} failed: {}. Its row says drift not checked.",
                     failure.reason
                 ));
-                scanned.drift_not_checked.insert(id.clone());
+                out.drift_not_checked.insert(id.clone());
             }
             if let Some(policed) = p.policed {
-                scanned.policies.insert(id.clone(), policed);
+                out.policies.insert(id.clone(), policed);
             }
             match p.cost {
                 Some(Ok(estimate)) => {
-                    scanned.costs.insert(
+                    out.costs.insert(
                         id.clone(),
                         Some(CostLine {
                             currency: estimate.currency,
@@ -498,12 +621,13 @@ fn scan(
                     printer.say(&format!(
                         "::warning::Cost not estimated for {id}: {why}. Its row shows no cost line."
                     ));
-                    scanned.costs.insert(id.clone(), None);
+                    out.costs.insert(id.clone(), None);
                 }
                 None => {}
             }
             logs.entry(id.clone()).or_default().extend(p.log);
-            tries.insert(id.clone(), (p.tries, p.took.as_secs_f64()));
+            out.tries
+                .insert(id.clone(), (p.tries, p.took.as_secs_f64()));
             found.insert(
                 id,
                 match p.result {
@@ -517,7 +641,7 @@ fn scan(
     // A full scan reads each stack's own history, for the deploys made outside the
     // dashboard (decision 0073); one that cannot be read keeps its lines.
     let page_size = config.settings.dashboard.recently_deployed;
-    if plan.is_full() && page_size > 0 {
+    if asked.full && page_size > 0 {
         for adapter in &adapters {
             let history_ctx = Context {
                 env: env_of(adapter),
@@ -529,7 +653,7 @@ fn scan(
             let id = adapter.id().clone();
             match step.result {
                 Ok(entries) => {
-                    scanned.histories.insert(id, entries);
+                    out.histories.insert(id, entries);
                 }
                 Err(failure) => {
                     printer.say(&format!(
@@ -547,7 +671,7 @@ fn scan(
     }
 
     // Job log groups, in stack-id order; each previewed stack's diff in Sluiceway's words.
-    for (id, result) in &found {
+    for (id, result) in found.iter() {
         printer.say(&format!("::group::[{id}]"));
         match result {
             Found::Diff(diff) => {
@@ -581,8 +705,43 @@ fn scan(
     {
         // Only that stack's row says so; the job goes red after the write.
         printer.say("::error::Sluiceway failed inside a preview; the stack's row says so and the other stacks went on.");
-        red = true;
+        out.red = true;
     }
+    out
+}
+
+/// What the late write is handed: the issues the label listed at the start, whether the
+/// scan was full, when it began, what the previews found, and the shards that did not
+/// report (a sharded scan's join, ADR 0037).
+pub struct Finishing {
+    pub listed: Option<Vec<Issue>>,
+    pub full: bool,
+    pub at: Timestamp,
+    pub previews: Previews,
+    pub lost: Option<Hint>,
+}
+
+/// The late write, the summary, the outputs and the result file.
+fn finish(
+    s: &Surroundings<'_>,
+    target: &Target<'_>,
+    setup: &setup::Setup,
+    finishing: Finishing,
+    outputs: &mut Outputs,
+    printer: &mut Printer,
+) -> (Outcome, Vec<Started>) {
+    let github = target.dashboard();
+    let config = &setup.config;
+    let label = &config.settings.dashboard.label;
+    let Finishing {
+        listed,
+        full,
+        at,
+        previews,
+        lost,
+    } = finishing;
+    let found = &previews.found;
+    let mut red = previews.red;
     let failed = found
         .values()
         .filter(|f| matches!(f, Found::Failed(x) if x.reason != FailureReason::Busy))
@@ -591,6 +750,12 @@ fn scan(
         printer.say("::error::Every preview failed.");
         red = true;
     }
+    let mut scanned = scanned(s, setup, full, at);
+    scanned.hints.extend(lost);
+    scanned.drift_not_checked = previews.drift_not_checked.clone();
+    scanned.policies = previews.policies.clone();
+    scanned.costs = previews.costs.clone();
+    scanned.histories = previews.histories.clone();
 
     // The late write, and the deploys a merge started there.
     let mut started = Vec::new();
@@ -615,12 +780,12 @@ fn scan(
             runner: s.runner,
             time_limit: s.inputs.preview_timeout,
             values: &config.values,
-            checked: &checked,
+            checked: &previews.checked,
         },
     };
     let (written, dashboard_url, dashboard_changed) = match target {
         Target::GitHub(github) => {
-            match write_github(*github, &scanned, &found, s.job, late, printer) {
+            match write_github(*github, &scanned, found, s.job, late, printer) {
                 Ok(LateWrite {
                     written,
                     url,
@@ -640,9 +805,9 @@ fn scan(
             }
         }
         Target::PullRequest(pulls, pull) => {
-            let view = rows::view(&scanned, &found, None, &rows::NoTicks);
+            let view = rows::view(&scanned, found, None, &rows::NoTicks);
             let written =
-                pull_request::write_pages(*pulls, pull, &found, &page_links, &mut |line| {
+                pull_request::write_pages(*pulls, pull, found, &page_links, &mut |line| {
                     printer.say(&line)
                 });
             printer.say(&format!(
@@ -659,7 +824,7 @@ fn scan(
             }
         }
         Target::Folder(_) => {
-            let view = rows::view(&scanned, &found, None, &rows::NoTicks);
+            let view = rows::view(&scanned, found, None, &rows::NoTicks);
             match body::render(&view) {
                 Ok(text) => (Written { text, view }, None, true),
                 Err(e) => {
@@ -690,7 +855,7 @@ fn scan(
     };
     let result = ScanResult {
         version: 1,
-        full: plan.is_full(),
+        full,
         dashboard_url: dashboard_url.clone(),
         dashboard_changed,
         pending: count(RowState::Pending, false),
@@ -698,7 +863,7 @@ fn scan(
         in_sync: count(RowState::InSync, false),
         busy: count(RowState::PreviewFailed, true),
         github_requests: github.map_or(0, |g| g.requests_made()),
-        stacks: stack_results(&setup.discovery.stacks, &found, &tries),
+        stacks: stack_results(&setup.discovery.stacks, found, &previews.tries),
     };
     outputs.set_scan(&result);
     let result_dir = match target {

@@ -1,0 +1,1 @@
+replicas = 1
