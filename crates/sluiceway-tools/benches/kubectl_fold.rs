@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sluiceway_core::values::ValueList;
-use sluiceway_tools::kubernetes::{fold, hunks};
+use sluiceway_tools::kubernetes::fold;
 
 const OBJECTS: usize = 5_000;
 
@@ -83,9 +83,8 @@ fn bench(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(output.len() as u64));
     group.bench_function("read and fold 5000 objects", |b| {
         b.iter(|| {
-            let pairs = hunks::read(&output).unwrap();
-            let changes = fold::fold_pairs(&pairs, &|_| false, &ValueList::none()).unwrap();
-            assert_eq!(changes.len(), OBJECTS);
+            let folded = fold::fold_output(&output, &|_| false, &ValueList::none()).unwrap();
+            assert_eq!(folded.changes.len(), OBJECTS);
         })
     });
     group.finish();

@@ -24,6 +24,7 @@ pub use crate::pulumi::Ensured;
 pub use crate::pulumi::history::{DeployKind, Deployed};
 use crate::tool_log::{ToolDiffText, ToolLog};
 pub use crate::tool_run::{Asks, Checked, Context, VersionError};
+use crate::version::Version;
 
 /// One stack, as its tool's adapter drives it.
 #[derive(Debug, Clone)]
@@ -50,9 +51,9 @@ impl Unsupported {
     }
 }
 
-/// A preparation: a tool's set-up step for one directory, run once and one at a time
-/// before any preview. Stacks that share a directory share it. Preparations sort by
-/// level first, so a chart's dependencies are built before the chart.
+/// A preparation: a tool's set-up step for one directory, run once before the previews
+/// of the stacks that need it. Stacks that share a directory share it. Preparations sort
+/// by level first, so a chart's dependencies are built before the chart.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Preparation {
     level: usize,
@@ -73,6 +74,26 @@ enum Prepare {
 impl Preparation {
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// Whether it runs in the scan's pool, beside previews of other stacks (ADR 0038): an
+    /// init writes only its own module's folder and the plugin cache. A CDKTF synth and a
+    /// chart's dependency build run before the pool, one at a time: both use caches of
+    /// their own (npm's, Helm's repositories) that nothing proves safe to share.
+    pub fn joins_the_pool(&self) -> bool {
+        matches!(self.step, Prepare::Init(_))
+    }
+
+    /// Whether it may run while another preparation runs, given the version the job's
+    /// check found of its tool: only an init straight through a tool that locks its
+    /// plugin cache. An init through Terragrunt has Terragrunt's caches too.
+    pub fn runs_beside_another(&self, found: Option<&Version>) -> bool {
+        match self.step {
+            Prepare::Init(Launch::Direct(binary)) => {
+                found.is_some_and(|version| opentofu::plugin_cache::locked(binary, version))
+            }
+            _ => false,
+        }
     }
 
     /// Runs it.

@@ -1,14 +1,16 @@
 //! The one process runner: argv without a shell, a whole environment, a time limit, and
 //! a cap on what it keeps of each stream.
 
+use std::collections::BTreeMap;
 use std::fs::OpenOptions;
 use std::io::Read;
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rustix::process::{Pid, Signal, kill_process_group};
 use sluiceway_core::runner::{Invocation, Outcome, Runner, Stream};
@@ -22,6 +24,28 @@ pub const GRACE: Duration = Duration::from_secs(5);
 /// How long the runner waits for the pipes to close after the process ended; a
 /// grandchild that keeps them open is not waited for.
 const PIPE_GRACE: Duration = Duration::from_secs(1);
+
+/// The program's file, found on the PATH of the environment it runs in; the name as it
+/// is when it holds a slash or is on no folder of that PATH, so the start fails as it
+/// would have. Naming the file keeps the
+/// start cheap: the standard library spawns a program looked up on a PATH other than its
+/// own process's by copying this whole process first (`fork`), and a scan starts three
+/// tools for every stack.
+fn on_path(program: &str, env: &BTreeMap<String, String>, cwd: &Path) -> PathBuf {
+    if program.contains('/') {
+        return PathBuf::from(program);
+    }
+    env.get("PATH")
+        .into_iter()
+        .flat_map(|path| std::env::split_paths(path))
+        // A relative folder (an empty one is `.`) is the child's, as `execvp` reads it.
+        .map(|folder| cwd.join(folder).join(program))
+        .find(|file| {
+            file.metadata()
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+        .unwrap_or_else(|| PathBuf::from(program))
+}
 
 /// Runs real processes. Each run's child leads its own process group, so a time limit
 /// stops the tool and everything it started.
@@ -99,7 +123,8 @@ impl Runner for SystemRunner {
             },
             None => Stdio::piped(),
         };
-        let spawned = Command::new(program)
+        let spawned = Command::new(on_path(program, &invocation.env, &invocation.cwd))
+            .arg0(program)
             .args(args)
             .current_dir(&invocation.cwd)
             .env_clear()
@@ -130,7 +155,7 @@ impl Runner for SystemRunner {
         };
         let stderr = drain(child.stderr.take().expect("stderr is piped"), self.cap);
         let grace = invocation.grace.unwrap_or(self.grace);
-        let (code, timed_out) = self.wait(&mut child, invocation.time_limit, grace);
+        let (code, timed_out) = self.wait(child, invocation.time_limit, grace);
         let collect = |receiver: mpsc::Receiver<Captured>| {
             receiver.recv_timeout(PIPE_GRACE).unwrap_or(Captured {
                 bytes: Vec::new(),
@@ -162,33 +187,41 @@ impl Runner for SystemRunner {
 
 impl SystemRunner {
     /// Waits for the child; past the limit, SIGINT to its group, then SIGKILL after the
-    /// grace. Returns the exit code and whether the limit was hit.
+    /// grace. Returns the exit code and whether the limit was hit. The child is waited for
+    /// on a thread of its own, so its end is seen the moment it comes: a scan runs a
+    /// hundred tool commands and more, and a polling wait lost a few milliseconds on each.
     fn wait(
         &self,
-        child: &mut Child,
+        mut child: Child,
         limit: Option<Duration>,
         grace: Duration,
     ) -> (Option<i32>, bool) {
-        let started = Instant::now();
         let group = Pid::from_raw(child.id() as i32);
-        let mut interrupted_at: Option<Instant> = None;
-        loop {
-            if let Ok(Some(status)) = child.try_wait() {
-                return (status.code(), interrupted_at.is_some());
-            }
-            match (limit, interrupted_at, group) {
-                (Some(limit), None, Some(group)) if started.elapsed() >= limit => {
-                    let _ = kill_process_group(group, Signal::INT);
-                    interrupted_at = Some(Instant::now());
-                }
-                (_, Some(at), Some(group)) if at.elapsed() >= grace => {
-                    let _ = kill_process_group(group, Signal::KILL);
-                    let status = child.wait().ok();
-                    return (status.and_then(|s| s.code()), true);
-                }
-                _ => thread::sleep(Duration::from_millis(10)),
-            }
+        let (send, ended) = mpsc::channel();
+        thread::spawn(move || {
+            let _ = send.send(child.wait().ok().and_then(|status| status.code()));
+        });
+        let in_time = match limit {
+            Some(limit) => ended.recv_timeout(limit),
+            None => ended
+                .recv()
+                .map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+        };
+        match in_time {
+            Ok(code) => return (code, false),
+            Err(mpsc::RecvTimeoutError::Disconnected) => return (None, false),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
+        if let Some(group) = group {
+            let _ = kill_process_group(group, Signal::INT);
+        }
+        if let Ok(code) = ended.recv_timeout(grace) {
+            return (code, true);
+        }
+        if let Some(group) = group {
+            let _ = kill_process_group(group, Signal::KILL);
+        }
+        (ended.recv().ok().flatten(), true)
     }
 }
 
@@ -196,6 +229,7 @@ impl SystemRunner {
 mod tests {
     use super::*;
     use std::collections::BTreeMap;
+    use std::time::Instant;
 
     fn sh(script: &str, limit: Option<Duration>) -> Invocation {
         Invocation {
@@ -258,6 +292,42 @@ mod tests {
                 .mode()
                 & 0o777,
             0o600
+        );
+    }
+
+    #[test]
+    fn a_program_is_found_on_the_path_it_runs_with() {
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("tools");
+        std::fs::create_dir(&bin).unwrap();
+        let tool = bin.join("greet");
+        std::fs::write(&tool, "#!/bin/sh\necho \"$GREETING\"\n").unwrap();
+        std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+        // Not executable: passed over for the next folder's.
+        std::fs::write(dir.path().join("greet"), "").unwrap();
+        for path in [format!(".:{}", bin.display()), "tools".to_owned()] {
+            let mut invocation = sh("", None);
+            invocation.argv = vec!["greet".into()];
+            invocation.cwd = dir.path().to_owned();
+            invocation.env.insert("PATH".into(), path.clone());
+            let outcome = SystemRunner::default().run(&invocation);
+            assert!(
+                matches!(&outcome, Outcome::Exited { code: Some(0), stdout, .. } if stdout == b"hello\n"),
+                "{path}: {outcome:?}"
+            );
+        }
+        assert_eq!(
+            on_path("greet", &BTreeMap::new(), dir.path()),
+            PathBuf::from("greet"),
+            "no PATH: the name as it is"
+        );
+        assert_eq!(
+            on_path(
+                "greet",
+                &BTreeMap::from([("PATH".into(), "tools".into())]),
+                dir.path()
+            ),
+            tool
         );
     }
 

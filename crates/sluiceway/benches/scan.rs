@@ -4,23 +4,28 @@
 //! and the GitHub requests it makes. The emulator runs in a child process (this binary
 //! again, with `--emulator`), so the CPU and memory figures are the scan's alone.
 //!
-//! Three measurements:
+//! Four measurements:
 //! - 500 and 50 stacks in sync (`no-changes`): the requests of an ordinary full scan do
-//!   not grow with the stacks;
+//!   not grow with the stacks, and Sluiceway's own CPU per stack (the process's CPU
+//!   less the replay's, the median of five later scans);
 //! - 3 and 140 pending stacks (`new-stack`, all creates): every row, page and attribution
 //!   (500 pending rows do not fit one issue body even at their shortest), and what a
 //!   later scan of the same commit asks again (nothing per row);
-//! - 100 pending stacks whose previews take 200 ms each, at a pool of 4: wall time
-//!   against the ideal schedule (stacks × 200 ms / 4);
-//! - a sharded scan (ADR 0037) of 2,000 stacks in sync over 8 shards, whose previews take
+//! - 50 and 100 pending stacks whose previews take 200 ms each, at a pool of 4 (the
+//!   median of three scans): the pool's own wall, from the first tool run after the
+//!   version check to the end of the last, against the ideal schedule (whole rounds of
+//!   four 200 ms previews) and against the tools' measured time over four;
+//! - a sharded scan (ADR 0037) of 500 stacks in sync over 8 shards, whose previews take
 //!   10 to 70 ms each by a fixed rule, at a pool of 4 in each shard: the slowest shard's
 //!   wall against the ideal (every preview's time / 8 / 4), the join's own wall, CPU and
 //!   requests; once with no recorded times and once balanced by the times the first
 //!   join kept. The shards run one after another in this process, each as its own job
-//!   would run it.
+//!   would run it. 2,000 rows do not fit one issue body, so for 2,000 stacks the join's
+//!   reading of 8 partial results is measured alone.
 //!
 //! `cargo bench -p sluiceway --bench scan`; it prints one line per measurement.
-//! `cargo bench -p sluiceway --bench scan -- sharded` runs the sharded one alone.
+//! `cargo bench -p sluiceway --bench scan -- sharded` runs the sharded one alone (and
+//! likewise `in-sync`, `pending` and `pool`).
 
 #![allow(
     clippy::print_stdout,
@@ -32,6 +37,8 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use github_emulator::{Act, Emulator, Options, World};
@@ -119,10 +126,48 @@ struct Recorded {
     library: Library,
     delay: Duration,
     varied: bool,
+    /// The CPU time the replay itself spent, which is the tools' and not Sluiceway's.
+    replay_cpu: AtomicU64,
+    /// From the start of the first tool run after the version check to the end of the
+    /// last: the pool's own wall.
+    pool: Mutex<Option<(Instant, Instant)>>,
+    /// The wall time of every tool run in the pool, added up: the tools' own time.
+    tool_time: AtomicU64,
+}
+
+impl Recorded {
+    fn replay_cpu(&self) -> Duration {
+        Duration::from_nanos(self.replay_cpu.load(Ordering::Relaxed))
+    }
+
+    fn pool_wall(&self) -> Duration {
+        self.pool
+            .lock()
+            .unwrap()
+            .map_or(Duration::ZERO, |(first, last)| last - first)
+    }
+
+    fn tool_time(&self) -> Duration {
+        Duration::from_nanos(self.tool_time.load(Ordering::Relaxed))
+    }
+
+    fn restart(&self) {
+        self.replay_cpu.store(0, Ordering::Relaxed);
+        self.tool_time.store(0, Ordering::Relaxed);
+        *self.pool.lock().unwrap() = None;
+    }
+}
+
+/// This thread's CPU time, to the nanosecond.
+fn thread_cpu() -> Duration {
+    let spent = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::new(spent.tv_sec as u64, spent.tv_nsec as u32)
 }
 
 impl Runner for Recorded {
     fn run(&self, invocation: &Invocation) -> Outcome {
+        let in_pool = invocation.argv.get(1).is_some_and(|a| a != "version");
+        let started = Instant::now();
         if invocation.argv.get(1).is_some_and(|a| a == "plan") {
             let delay = if self.varied {
                 stack_number(&invocation.cwd).map_or(self.delay, preview_time)
@@ -131,7 +176,21 @@ impl Runner for Recorded {
             };
             std::thread::sleep(delay);
         }
-        self.library.run(invocation)
+        let cpu_before = thread_cpu();
+        let outcome = self.library.run(invocation);
+        let spent = thread_cpu().saturating_sub(cpu_before);
+        self.replay_cpu
+            .fetch_add(spent.as_nanos() as u64, Ordering::Relaxed);
+        if in_pool {
+            let ended = Instant::now();
+            self.tool_time
+                .fetch_add((ended - started).as_nanos() as u64, Ordering::Relaxed);
+            let mut pool = self.pool.lock().unwrap();
+            *pool = Some(pool.map_or((started, ended), |(first, last)| {
+                (first.min(started), last.max(ended))
+            }));
+        }
+        outcome
     }
 }
 
@@ -163,17 +222,16 @@ fn recorded(scenarios: &[&str], delay: Duration) -> Recorded {
         ),
         delay,
         varied: false,
+        replay_cpu: AtomicU64::new(0),
+        pool: Mutex::new(None),
+        tool_time: AtomicU64::new(0),
     }
 }
 
-/// This process's CPU time (all threads), from /proc.
+/// This process's CPU time (all threads), to the nanosecond.
 fn cpu() -> Duration {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let after = stat.rsplit_once(") ").map_or("", |(_, rest)| rest);
-    let fields: Vec<u64> = after.split(' ').map(|f| f.parse().unwrap_or(0)).collect();
-    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
-    let ticks = fields.get(11).copied().unwrap_or(0) + fields.get(12).copied().unwrap_or(0);
-    Duration::from_millis(ticks * 10)
+    let spent = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    Duration::new(spent.tv_sec as u64, spent.tv_nsec as u32)
 }
 
 /// This process's peak resident memory, in MiB.
@@ -188,18 +246,24 @@ fn peak_mib() -> f64 {
 
 struct Measured {
     wall: Duration,
+    /// Sluiceway's own CPU: the process's, less what the replay spent.
     cpu: Duration,
     requests: u64,
+    /// The pool's own wall, as the tools saw it.
+    pool: Duration,
+    /// The tools' own time in the pool, every run added up.
+    tool_time: Duration,
 }
 
 fn measure(
     base: &str,
     sha: &str,
     stacks: usize,
-    runner: &dyn Runner,
+    runner: &Recorded,
     concurrency: Option<usize>,
     run: u64,
 ) -> Measured {
+    runner.restart();
     let checkout = tempfile::tempdir().unwrap();
     repository(checkout.path(), stacks);
     let temp = tempfile::tempdir().unwrap();
@@ -224,8 +288,10 @@ fn measure(
     let (outcome, _) = scan::run(&surroundings, Target::GitHub(&github), &mut printer);
     let measured = Measured {
         wall: started.elapsed(),
-        cpu: cpu() - cpu_before,
+        cpu: (cpu() - cpu_before).saturating_sub(runner.replay_cpu()),
         requests: github.requests_made(),
+        pool: runner.pool_wall(),
+        tool_time: runner.tool_time(),
     };
     assert_eq!(
         outcome,
@@ -272,7 +338,7 @@ fn sharded_scan(
     sha: &str,
     checkout: &Path,
     count: u32,
-    runner: &dyn Runner,
+    runner: &Recorded,
     run: u64,
 ) -> Sharded {
     use sluiceway::modes::scan::sharded;
@@ -334,6 +400,7 @@ fn sharded_scan(
     let job = scheduled_job(checkout, joining.path(), sha, run);
     let github = HttpGitHub::new(Endpoints::at(base).unwrap(), "t", REPO);
     let folder = partials.path().to_str().unwrap().to_owned();
+    runner.restart();
     let started = Instant::now();
     let cpu_before = cpu();
     step(&job, &mut |s, p| {
@@ -341,8 +408,10 @@ fn sharded_scan(
     });
     let join = Measured {
         wall: started.elapsed(),
-        cpu: cpu() - cpu_before,
+        cpu: (cpu() - cpu_before).saturating_sub(runner.replay_cpu()),
         requests: github.requests_made(),
+        pool: Duration::ZERO,
+        tool_time: Duration::ZERO,
     };
     Sharded {
         plan: plan
@@ -477,10 +546,12 @@ fn main() {
         let (base, sha) = line.trim().split_once(' ').unwrap();
         (child, base.to_owned(), sha.to_owned())
     };
-    if std::env::args().any(|a| a == "sharded") {
-        measure_sharded(&emulator);
-        return;
-    }
+    // `-- in-sync`, `-- pending`, `-- pool` or `-- sharded` runs that measurement alone.
+    let named: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let wanted = |name: &str| named.is_empty() || named.iter().any(|n| n == name);
     let instant = |scenario| recorded(&["version", scenario, "new-stack"], Duration::ZERO);
 
     // 500 pending rows cannot fit one issue body (65,536 characters) even at their
@@ -494,38 +565,67 @@ fn main() {
         ("pending", "new-stack", 3),
         ("pending", "new-stack", 140),
     ] {
+        if !wanted(if label == "in sync" {
+            "in-sync"
+        } else {
+            "pending"
+        }) {
+            continue;
+        }
         let (mut child, base, sha) = emulator();
         let runner = instant(scenario);
         let first = measure(&base, &sha, stacks, &runner, None, 4242);
-        let later = measure(&base, &sha, stacks, &runner, None, 4243);
+        // Later scans of the same commit, five times: the median of Sluiceway's own CPU.
+        let mut later: Vec<Measured> = (0..5)
+            .map(|n| measure(&base, &sha, stacks, &runner, None, 4243 + n))
+            .collect();
+        later.sort_by_key(|m| m.cpu);
+        let later = &later[2];
         let per_stack = |m: &Measured| m.cpu.as_secs_f64() * 1000.0 / stacks as f64;
         println!(
-            "{stacks} stacks {label}: first scan {:.2} s wall, {:.2} ms CPU per stack, {} requests; a later full scan {:.2} s wall, {:.2} ms CPU per stack, {} requests",
+            "{stacks} stacks {label}: first scan {:.2} s wall, {:.3} ms own CPU per stack, {} requests; later full scans (median of 5) {:.2} s wall, {:.3} ms own CPU per stack, {} requests",
             first.wall.as_secs_f64(),
             per_stack(&first),
             first.requests,
             later.wall.as_secs_f64(),
-            per_stack(&later),
+            per_stack(later),
             later.requests,
         );
         drop(child.stdin.take());
         let _ = child.wait();
     }
     for stacks in [50, 100] {
+        if !wanted("pool") {
+            continue;
+        }
         let (mut child, base, sha) = emulator();
         let runner = recorded(&["version", "new-stack"], Duration::from_millis(200));
-        let slow = measure(&base, &sha, stacks, &runner, Some(4), 4242);
-        let ideal = Duration::from_millis(200) * stacks as u32 / 4;
+        // Three scans; the one with the median pool wall.
+        let mut runs: Vec<Measured> = (0..3)
+            .map(|n| measure(&base, &sha, stacks, &runner, Some(4), 4242 + n))
+            .collect();
+        runs.sort_by_key(|m| m.pool);
+        let slow = &runs[1];
+        // Equal previews four at a time: whole rounds of 200 ms.
+        let ideal = Duration::from_millis(200) * stacks.div_ceil(4) as u32;
+        // The tools' own time includes the replay's reading and writing, which a
+        // 200 ms sleep leaves out; the schedule of that time is what the pool controls.
+        let tools = slow.tool_time / 4;
         println!(
-            "{stacks} stacks at 200 ms a preview, pool 4: {:.2} s wall against an ideal {:.2} s, ratio {:.3}",
-            slow.wall.as_secs_f64(),
+            "{stacks} stacks at 200 ms a preview, pool 4: the pool {:.3} s against an ideal {:.2} s of sleeps alone (ratio {:.4}) and {:.3} s of the tools' measured time (ratio {:.4}); the whole scan {:.2} s",
+            slow.pool.as_secs_f64(),
             ideal.as_secs_f64(),
-            slow.wall.as_secs_f64() / ideal.as_secs_f64()
+            slow.pool.as_secs_f64() / ideal.as_secs_f64(),
+            tools.as_secs_f64(),
+            slow.pool.as_secs_f64() / tools.as_secs_f64(),
+            slow.wall.as_secs_f64(),
         );
         drop(child.stdin.take());
         let _ = child.wait();
     }
-    measure_sharded(&emulator);
+    if wanted("sharded") {
+        measure_sharded(&emulator);
+    }
     println!(
         "peak resident memory of the scanning process: {:.1} MiB",
         peak_mib()

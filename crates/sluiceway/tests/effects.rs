@@ -404,7 +404,7 @@ const PROVEN_INPUTS: &[(&str, &str, &str)] = &[
     ),
     (
         "concurrency",
-        "sluiceway/src/modes/scan/pool.rs",
+        "sluiceway/src/modes/scan/pool/mod.rs",
         "the_size_follows_the_input_then_the_cores",
     ),
     (

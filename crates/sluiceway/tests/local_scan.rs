@@ -3,7 +3,8 @@
 //! it says each preview as it ends; it links nothing that does not exist (a folder that
 //! is not a checkout is said to be one, a checkout with a GitHub remote links that
 //! repository's commit, and no run); a row's preview link is its section of the
-//! summary beside the dashboard; and it says where each file is.
+//! summary beside the dashboard; and it says where each file is. Its inits share a
+//! provider plugin cache when nothing names one (ADR 0038).
 
 mod support;
 
@@ -146,4 +147,89 @@ fn a_checkout_with_a_github_remote_links_that_repositorys_commit_and_no_run() {
         "{body}"
     );
     assert!(!body.contains("/actions/runs/"), "no run exists: {body}");
+}
+
+/// A `tofu` in front of the real one that notes the plugin cache each call was given.
+fn noting_tofu(bin: &Path, notes: &Path) {
+    let script = format!(
+        "#!/bin/sh\nprintf '%s %s\\n' \"$1\" \"${{TF_PLUGIN_CACHE_DIR-unset}}\" >> '{}'\nexec '{}' \"$@\"\n",
+        notes.display(),
+        tofu_dir().join("tofu").display()
+    );
+    let tofu = bin.join("tofu");
+    std::fs::write(&tofu, script).unwrap();
+    let mut permissions = std::fs::metadata(&tofu).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&tofu, permissions).unwrap();
+}
+
+/// The plugin cache each `tofu init` of a scan was given, and what the scan said.
+fn inits_caches(extra: &[(&str, &str)]) -> (Vec<String>, String, tempfile::TempDir) {
+    let repo = tempfile::tempdir().unwrap();
+    copy_dir(&workspace().join("examples/quickstart"), repo.path());
+    let (out, bin, temp) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    let notes = bin.path().join("notes");
+    noting_tofu(bin.path(), &notes);
+    let ran = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
+        .args(["scan", "--local", "--repo"])
+        .arg(repo.path())
+        .arg("--out")
+        .arg(out.path())
+        .env_clear()
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.path().display()))
+        .env("HOME", out.path())
+        .env("TMPDIR", temp.path())
+        .envs(extra.iter().copied())
+        .output()
+        .unwrap();
+    let said = text(&ran.stderr);
+    assert!(ran.status.success(), "{said}");
+    let caches = std::fs::read_to_string(&notes)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("init "))
+        .map(str::to_owned)
+        .collect();
+    (caches, said, temp)
+}
+
+#[test]
+fn the_inits_share_a_plugin_cache_only_when_the_workflow_names_none() {
+    let (caches, said, temp) = inits_caches(&[]);
+    let shared = temp.path().join("sluiceway-plugin-cache");
+    assert_eq!(
+        caches,
+        vec![shared.display().to_string(); 2],
+        "both root modules' inits were given the shared cache"
+    );
+    assert!(shared.is_dir(), "the cache's folder was made");
+    assert!(
+        said.contains(&format!(
+            "The workflow names no provider plugin cache; the inits share one in {}.",
+            shared.display()
+        )),
+        "{said}"
+    );
+
+    // A cache of the workflow's own, even an empty setting, is left as it is.
+    let own = tempfile::tempdir().unwrap();
+    let own = own.path().display().to_string();
+    for chosen in [own.as_str(), ""] {
+        let (caches, said, temp) = inits_caches(&[("TF_PLUGIN_CACHE_DIR", chosen)]);
+        assert_eq!(caches, vec![chosen.to_owned(); 2]);
+        assert!(!said.contains("provider plugin cache"), "{said}");
+        assert!(!temp.path().join("sluiceway-plugin-cache").exists());
+    }
+
+    // So is one named in the CLI configuration file.
+    let config = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(config.path(), format!("plugin_cache_dir = \"{own}\"\n")).unwrap();
+    let (caches, said, _) =
+        inits_caches(&[("TF_CLI_CONFIG_FILE", config.path().to_str().unwrap())]);
+    assert_eq!(caches, vec!["unset".to_owned(); 2]);
+    assert!(!said.contains("provider plugin cache"), "{said}");
 }

@@ -589,7 +589,7 @@ fn a_preview_that_fails_is_tried_once_more_after_a_pause_and_passes() {
         !body.contains("registry answered"),
         "the tool's words never reach the dashboard"
     );
-    assert_eq!(ran.outputs["pending"], "3");
+    assert_eq!(ran.outputs["pending"], "3", "{}", ran.log);
     let stacks = ran.result.as_ref().unwrap()["stacks"]
         .as_array()
         .unwrap()

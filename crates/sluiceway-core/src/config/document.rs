@@ -117,13 +117,10 @@ impl Document {
         let docs = MarkedYamlOwned::load_from_str(text).map_err(|e| {
             let mark = e.marker();
             vec![SyntaxError {
-                position: within_text(
-                    text,
-                    Position {
-                        line: mark.line(),
-                        column: mark.col() + 1,
-                    },
-                ),
+                position: TextEnd::of(text).within(Position {
+                    line: mark.line(),
+                    column: mark.col() + 1,
+                }),
                 message: e.info().to_owned(),
             }]
         })?;
@@ -141,11 +138,12 @@ impl Document {
             }),
         }
         // Node positions can also fall past the end (an empty key at the end of the text).
+        let end = TextEnd::of(text);
         for position in document.positions.values_mut() {
-            *position = within_text(text, *position);
+            *position = end.within(*position);
         }
         for error in &mut errors {
-            error.position = within_text(text, error.position);
+            error.position = end.within(error.position);
         }
         if errors.is_empty() {
             Ok(document)
@@ -218,18 +216,35 @@ impl Document {
 }
 
 /// The parser reports an error found at the end of the text one line past it; a person
-/// looks for it at the end of the last line.
-fn within_text(text: &str, position: Position) -> Position {
-    // YAML breaks lines at LF, CRLF and a lone CR alike.
-    let normalised = text.replace("\r\n", "\n");
-    let lines: Vec<&str> = normalised.split(['\n', '\r']).collect();
-    if position.line <= lines.len() {
-        return position;
+/// looks for it at the end of the last line. Measured once per text: a file of
+/// thousands of stacks has tens of thousands of positions.
+struct TextEnd {
+    lines: usize,
+    /// The last line that holds anything (1-based), and its length in characters.
+    last: Position,
+}
+
+impl TextEnd {
+    fn of(text: &str) -> TextEnd {
+        // YAML breaks lines at LF, CRLF and a lone CR alike.
+        let normalised = text.replace("\r\n", "\n");
+        let lines: Vec<&str> = normalised.split(['\n', '\r']).collect();
+        let last = lines.iter().rposition(|l| !l.is_empty()).unwrap_or(0);
+        TextEnd {
+            lines: lines.len(),
+            last: Position {
+                line: last + 1,
+                column: lines[last].chars().count() + 1,
+            },
+        }
     }
-    let last = lines.iter().rposition(|l| !l.is_empty()).unwrap_or(0);
-    Position {
-        line: last + 1,
-        column: lines[last].chars().count() + 1,
+
+    fn within(&self, position: Position) -> Position {
+        if position.line <= self.lines {
+            position
+        } else {
+            self.last
+        }
     }
 }
 

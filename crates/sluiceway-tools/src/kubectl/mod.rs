@@ -22,7 +22,7 @@ use inventory::Listing;
 pub use version::FLOOR;
 
 use crate::kubernetes::fold;
-use crate::kubernetes::hunks::{self, ObjectPair};
+use crate::kubernetes::hunks;
 use crate::kubernetes::objects::{self, Identity};
 use crate::kubernetes::rendered_set::{self, PRUNE_FILE, RenderedSet};
 use crate::kubernetes::{EXTERNAL_DIFF, EXTERNAL_DIFF_VAR};
@@ -327,14 +327,24 @@ fn diff_argv(stack: &Stack, set: &Path, managed_fields: bool) -> Vec<String> {
     kubectl(args)
 }
 
-/// Runs the whole-object diff and reads it into object pairs.
+/// The whole-object diff kubectl wrote, and whether it said it found differences.
+struct WholeObjectDiff {
+    text: String,
+    differs: bool,
+}
+
+/// The error for a diff that says it found differences and holds no object.
+const NO_OBJECT: &str =
+    "The tool's output: expected at least one object, since the tool said it found differences.";
+
+/// Runs the whole-object diff.
 fn whole_object_diff(
     stack: &Stack,
     ctx: &Context<'_>,
     set: &RenderedSet,
     managed_fields: bool,
     log: &mut ToolLog,
-) -> Result<Vec<ObjectPair>, Failure> {
+) -> Result<WholeObjectDiff, Failure> {
     let argv = diff_argv(stack, &set.path(), managed_fields);
     let outcome = ctx.invoke(
         argv,
@@ -345,13 +355,10 @@ fn whole_object_diff(
     let ran = accept(outcome, &[0, 1], minutes(ctx.time_limit), log)?;
     let text = String::from_utf8(ran.stdout)
         .map_err(|_| unreadable("The tool's output: expected UTF-8 text."))?;
-    let pairs = hunks::read(&text).map_err(|e| unreadable(e.to_string()))?;
-    if ran.code == 1 && pairs.is_empty() {
-        return Err(unreadable(
-            "The tool's output: expected at least one object, since the tool said it found differences.",
-        ));
-    }
-    Ok(pairs)
+    Ok(WholeObjectDiff {
+        text,
+        differs: ran.code == 1,
+    })
 }
 
 fn is_inventory(name: &str) -> impl Fn(&Identity) -> bool + Sync + '_ {
@@ -364,12 +371,16 @@ pub fn preview(stack: &Stack, ctx: &Context<'_>, keep_set: bool, document: bool)
     let mut log = ToolLog::default();
     let result = (|| {
         let rendered = render(stack, ctx, &mut log)?;
-        let pairs = whole_object_diff(stack, ctx, &rendered.set, false, &mut log)?;
+        let diff = whole_object_diff(stack, ctx, &rendered.set, false, &mut log)?;
         let name = inventory::name(ctx.repository, &stack.id);
         let skip = is_inventory(&name);
         let prune = stack.options.prune;
-        let mut changes = fold::fold_pairs(&pairs, &|id| prune && skip(id), ctx.values)
+        let folded = fold::fold_output(&diff.text, &|id| prune && skip(id), ctx.values)
             .map_err(|e| unreadable(e.to_string()))?;
+        if diff.differs && folded.objects == 0 {
+            return Err(unreadable(NO_OBJECT));
+        }
+        let mut changes = folded.changes;
         changes.extend(rendered.prune_deletes);
         changes.sort_by(|a, b| code_unit_order(&a.address, &b.address));
         let diff = Diff {
@@ -398,7 +409,11 @@ pub fn detect_drift(stack: &Stack, ctx: &Context<'_>) -> Option<DriftCheck> {
     let mut log = ToolLog::default();
     let result = (|| {
         let rendered = render(stack, ctx, &mut log)?;
-        let pairs = whole_object_diff(stack, ctx, &rendered.set, true, &mut log)?;
+        let diff = whole_object_diff(stack, ctx, &rendered.set, true, &mut log)?;
+        let pairs = hunks::read(&diff.text).map_err(|e| unreadable(e.to_string()))?;
+        if diff.differs && pairs.is_empty() {
+            return Err(unreadable(NO_OBJECT));
+        }
         let pairs = fold::read_pairs(&pairs).map_err(|e| unreadable(e.to_string()))?;
         let name = inventory::name(ctx.repository, &stack.id);
         let skip = is_inventory(&name);

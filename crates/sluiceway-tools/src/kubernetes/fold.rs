@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
+use std::sync::{Mutex, PoisonError};
 
 use serde_json::Value;
 use sluiceway_core::diff::{Change, Op, code_unit_order};
@@ -14,7 +15,7 @@ use sluiceway_core::fingerprint;
 use sluiceway_core::property_path::{PropertyPath, Step};
 use sluiceway_core::values::{ShownValue, ValueList};
 
-use super::hunks::ObjectPair;
+use super::hunks::{HunkError, ObjectPair, Pairs};
 use super::objects::{Identity, read_side};
 use crate::changed_paths::changed_paths;
 
@@ -177,56 +178,122 @@ pub fn fold(
     changes
 }
 
-/// Reads and folds pairs in one pass, each object dropped as soon as its change is known,
-/// spread over the machine's cores: what a preview needs, and all it keeps.
-pub fn fold_pairs(
-    pairs: &[ObjectPair],
+/// Why a whole-object diff could not be folded: its hunks, or an object in them.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OutputError {
+    #[error("{0}")]
+    Hunks(HunkError),
+    #[error("{0}")]
+    Object(FoldError),
+}
+
+/// The changes a whole-object diff makes, and how many objects it held.
+#[derive(Debug)]
+pub struct Folded {
+    pub changes: Vec<Change>,
+    pub objects: usize,
+}
+
+/// One object's outcome in the order the diff holds them: its address, or why it could
+/// not be read, and its change.
+type Outcome = (usize, Result<(String, Option<Change>), FoldError>);
+
+/// Reads and folds a `kubectl diff` while it is read, spread over the machine's cores:
+/// each pair is copied out of the output only while a worker folds it, and dropped as
+/// soon as its change is known, so memory stays near the output's own size.
+///
+/// The first problem in the output's order is the one reported, as reading all hunks and
+/// then folding them one by one would: the hunks' before any object's, the lowest
+/// object's before a later one's.
+pub fn fold_output(
+    output: &str,
     skip: &(dyn Fn(&Identity) -> bool + Sync),
     values: &ValueList,
-) -> Result<Vec<Change>, FoldError> {
+) -> Result<Folded, OutputError> {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 8);
-    let chunk = pairs.len().div_ceil(workers).max(1);
-    type Folded = Result<Vec<(String, Option<Change>)>, FoldError>;
-    let parts: Vec<Folded> = std::thread::scope(|scope| {
-        let handles: Vec<_> = pairs
-            .chunks(chunk)
-            .enumerate()
-            .map(|(n, part)| {
-                scope.spawn(move || {
-                    part.iter()
-                        .enumerate()
-                        .map(|(i, pair)| {
-                            let read = read_pair(pair, n * chunk + i + 1)?;
-                            let change = (!skip(&read.identity))
-                                .then(|| change_of(&read, values))
-                                .flatten();
-                            Ok((read.identity.address(), change))
-                        })
-                        .collect()
+    let source = Mutex::new(Pairs::new(output).enumerate());
+    let hunk_error = Mutex::new(None);
+    let next = || {
+        let mut source = source.lock().unwrap_or_else(PoisonError::into_inner);
+        match source.next()? {
+            (i, Ok(pair)) => Some((i, pair)),
+            (_, Err(e)) => {
+                *hunk_error.lock().unwrap_or_else(PoisonError::into_inner) = Some(e);
+                None
+            }
+        }
+    };
+    let mut outcomes: Vec<Outcome> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut outcomes = Vec::new();
+                    while let Some((i, pair)) = next() {
+                        let read = read_pair(&pair, i + 1);
+                        drop(pair);
+                        let folded = read.map(|mut read| {
+                            let change = (!skip(&read.identity)).then(|| {
+                                strip_server_fields(&mut read);
+                                change_of(&read, values)
+                            });
+                            (read.identity.address(), change.flatten())
+                        });
+                        outcomes.push((i, folded));
+                    }
+                    outcomes
                 })
             })
             .collect();
         handles
             .into_iter()
-            .map(|h| {
+            .flat_map(|h| {
                 h.join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             })
             .collect()
     });
-    let mut folded = Vec::with_capacity(pairs.len());
-    for part in parts {
-        folded.extend(part?);
+    if let Some(e) = hunk_error
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+    {
+        return Err(OutputError::Hunks(e));
     }
-    refuse_duplicates(folded.iter().map(|(address, _)| address.clone()))?;
+    outcomes.sort_by_key(|(i, _)| *i);
+    let objects = outcomes.len();
+    let folded: Vec<(String, Option<Change>)> = outcomes
+        .into_iter()
+        .map(|(_, folded)| folded)
+        .collect::<Result<_, _>>()
+        .map_err(OutputError::Object)?;
+    refuse_duplicates(folded.iter().map(|(address, _)| address.clone()))
+        .map_err(OutputError::Object)?;
     let mut changes: Vec<Change> = folded
         .into_iter()
         .filter_map(|(_, change)| change)
         .collect();
     changes.sort_by(|a, b| code_unit_order(&a.address, &b.address));
-    Ok(changes)
+    Ok(Folded { changes, objects })
+}
+
+/// Leaves out what the server writes, in place: the fold owns its objects and needs
+/// nothing the server wrote, so nothing has to be copied to compare them.
+fn strip_server_fields(pair: &mut ReadPair) {
+    for object in [&mut pair.live, &mut pair.merged].into_iter().flatten() {
+        strip(object);
+    }
+}
+
+fn strip(object: &mut Value) {
+    if let Some(map) = object.as_object_mut() {
+        map.remove("status");
+        if let Some(Value::Object(metadata)) = map.get_mut("metadata") {
+            for field in SERVER_METADATA {
+                metadata.remove(field);
+            }
+        }
+    }
 }
 
 /// The changed paths of an object on both sides, server fields left out.
@@ -262,14 +329,7 @@ fn without_server_fields(object: &Value) -> Cow<'_, Value> {
         return Cow::Borrowed(object);
     }
     let mut object = object.clone();
-    if let Some(map) = object.as_object_mut() {
-        map.remove("status");
-        if let Some(Value::Object(metadata)) = map.get_mut("metadata") {
-            for field in SERVER_METADATA {
-                metadata.remove(field);
-            }
-        }
-    }
+    strip(&mut object);
     Cow::Owned(object)
 }
 
@@ -352,5 +412,69 @@ mod tests {
             read_pairs(&[pair("", "a: 1\n")]).unwrap_err().expected,
             "an object with apiVersion, kind and metadata.name"
         );
+    }
+
+    /// One object's hunk as `diff -N -U1000000` lays it out.
+    fn hunk(live: &str, merged: &str) -> String {
+        let lines = |side: &str, marker: char| -> (usize, String) {
+            let count = side.lines().count();
+            (
+                count,
+                side.lines().map(|l| format!("{marker}{l}\n")).collect(),
+            )
+        };
+        let ((live_count, live), (merged_count, merged)) = (lines(live, '-'), lines(merged, '+'));
+        let start = |count: usize| usize::from(count > 0);
+        format!(
+            "--- /tmp/LIVE/a\n+++ /tmp/MERGED/a\n@@ -{},{live_count} +{},{merged_count} @@\n{live}{merged}",
+            start(live_count),
+            start(merged_count)
+        )
+    }
+
+    /// What reading every hunk and then folding the objects one by one gives.
+    fn one_by_one(output: &str) -> Result<Vec<Change>, OutputError> {
+        let pairs = super::super::hunks::read(output).map_err(OutputError::Hunks)?;
+        let read = read_pairs(&pairs).map_err(OutputError::Object)?;
+        Ok(fold(&read, &|_| false, &ValueList::none()))
+    }
+
+    #[test]
+    fn folding_while_reading_reports_what_reading_first_would() {
+        let config = |name: &str, value: &str| {
+            format!(
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\ndata:\n  a: \"{value}\"\n"
+            )
+        };
+        let good: Vec<String> = (0..40)
+            .map(|i| {
+                hunk(
+                    &config(&format!("c{i}"), "1"),
+                    &config(&format!("c{i}"), "2"),
+                )
+            })
+            .collect();
+        let bad = hunk("- a\n", "");
+        let good = |range: std::ops::Range<usize>| good[range].concat();
+        let outputs = [
+            good(0..40),
+            [good(0..5), bad.clone(), good(5..40)].concat(),
+            [good(0..5), bad.clone(), good(5..9), bad.clone()].concat(),
+            [good(0..40), good(3..4)].concat(),
+            [good(0..2), bad, good(2..40), "@@ -1 +1 @@\n".to_owned()].concat(),
+            String::new(),
+        ];
+        for output in outputs {
+            let streamed = fold_output(&output, &|_| false, &ValueList::none());
+            let expected = one_by_one(&output);
+            match (streamed, expected) {
+                (Ok(folded), Ok(changes)) => {
+                    assert_eq!(folded.changes, changes);
+                    assert_eq!(folded.objects, output.matches("--- ").count());
+                }
+                (Err(streamed), Err(expected)) => assert_eq!(streamed, expected),
+                (streamed, expected) => panic!("{streamed:?} where {expected:?} was expected"),
+            }
+        }
     }
 }

@@ -62,53 +62,83 @@ fn holds_whole_object(start: usize, count: usize) -> bool {
     if count == 0 { start == 0 } else { start == 1 }
 }
 
+/// Every object pair of the output, read at once.
 pub fn read(output: &str) -> Result<Vec<ObjectPair>, HunkError> {
-    let lines: Vec<&str> = output.split('\n').collect();
-    // A final newline leaves one empty piece that is not a line.
-    let end = if output.is_empty() {
-        0
-    } else if output.ends_with('\n') {
-        lines.len() - 1
-    } else {
-        lines.len()
-    };
-    let mut pairs = Vec::new();
-    let mut i = 0;
-    let error = |i: usize, expected| {
-        Err(HunkError {
-            line: i + 1,
+    Pairs::new(output).collect()
+}
+
+/// The object pairs of the output, one at a time: a diff of thousands of objects is
+/// folded while it is read, and only the pairs in hand are ever copied out of it.
+pub struct Pairs<'a> {
+    lines: std::iter::Peekable<std::str::SplitInclusive<'a, char>>,
+    /// The number of lines taken so far; the next line's number is one more.
+    taken: usize,
+    failed: bool,
+}
+
+impl<'a> Pairs<'a> {
+    pub fn new(output: &'a str) -> Pairs<'a> {
+        Pairs {
+            lines: output.split_inclusive('\n').peekable(),
+            taken: 0,
+            failed: false,
+        }
+    }
+
+    fn peek(&mut self) -> Option<&'a str> {
+        self.lines
+            .peek()
+            .map(|line| line.strip_suffix('\n').unwrap_or(line))
+    }
+
+    fn take(&mut self) -> Option<&'a str> {
+        let line = self.lines.next()?;
+        self.taken += 1;
+        Some(line.strip_suffix('\n').unwrap_or(line))
+    }
+
+    /// The error at the next line.
+    fn expected(&mut self, expected: &'static str) -> HunkError {
+        self.failed = true;
+        HunkError {
+            line: self.taken + 1,
             expected,
-        })
-    };
-    while i < end {
-        if lines[i].starts_with("diff ") {
-            i += 1;
-            continue;
         }
-        if !lines[i].starts_with("--- ") {
-            return error(i, "a file header (a line starting `--- `)");
+    }
+
+    fn pair(&mut self) -> Option<Result<ObjectPair, HunkError>> {
+        while self.peek()?.starts_with("diff ") {
+            self.take();
         }
-        i += 1;
-        if i >= end || !lines[i].starts_with("+++ ") {
-            return error(i, "the second file header (a line starting `+++ `)");
+        if !self.take()?.starts_with("--- ") {
+            self.taken -= 1;
+            return Some(Err(self.expected("a file header (a line starting `--- `)")));
         }
-        i += 1;
-        let Some(header) = (i < end).then(|| hunk_header(lines[i])).flatten() else {
-            return error(i, "a hunk header (`@@ -a,b +c,d @@`)");
+        if !self.peek().is_some_and(|l| l.starts_with("+++ ")) {
+            return Some(Err(
+                self.expected("the second file header (a line starting `+++ `)")
+            ));
+        }
+        self.take();
+        let Some(header) = self.peek().and_then(hunk_header) else {
+            return Some(Err(self.expected("a hunk header (`@@ -a,b +c,d @@`)")));
         };
         if !holds_whole_object(header.live_start, header.live_count)
             || !holds_whole_object(header.merged_start, header.merged_count)
         {
-            return error(i, "a hunk that holds the whole object from its first line");
+            return Some(Err(
+                self.expected("a hunk that holds the whole object from its first line")
+            ));
         }
-        i += 1;
+        self.take();
         let (mut live_left, mut merged_left) = (header.live_count, header.merged_count);
         let (mut live, mut merged) = (String::new(), String::new());
         while live_left > 0 || merged_left > 0 {
-            if i >= end {
-                return error(i, "the rest of the object (the output ends inside a hunk)");
-            }
-            let line = lines[i];
+            let Some(line) = self.peek() else {
+                return Some(Err(
+                    self.expected("the rest of the object (the output ends inside a hunk)")
+                ));
+            };
             // The first character says which side a line is on; it may be any character.
             let first = line.chars().next().map_or(0, char::len_utf8);
             let (marker, text) = line.split_at(first);
@@ -129,23 +159,33 @@ pub fn read(output: &str) -> Result<Vec<ObjectPair>, HunkError> {
                 }
                 "\\" => {}
                 _ => {
-                    return error(
-                        i,
+                    return Some(Err(self.expected(
                         "a line of the hunk (starting with a space, `-` or `+`) within its counts",
-                    );
+                    )));
                 }
             }
-            i += 1;
+            self.take();
         }
-        while i < end && lines[i].starts_with('\\') {
-            i += 1;
+        while self.peek().is_some_and(|l| l.starts_with('\\')) {
+            self.take();
         }
-        if i < end && lines[i].starts_with("@@") {
-            return error(i, "one hunk per object");
+        if self.peek().is_some_and(|l| l.starts_with("@@")) {
+            return Some(Err(self.expected("one hunk per object")));
         }
-        pairs.push(ObjectPair { live, merged });
+        Some(Ok(ObjectPair { live, merged }))
     }
-    Ok(pairs)
+}
+
+impl Iterator for Pairs<'_> {
+    type Item = Result<ObjectPair, HunkError>;
+
+    /// The next pair; after an error, nothing more.
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        self.pair()
+    }
 }
 
 fn push_line(side: &mut String, text: &str) {

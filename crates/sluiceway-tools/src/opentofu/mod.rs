@@ -12,6 +12,7 @@ pub mod cdktf;
 pub mod cost;
 pub mod plan;
 mod plan_paths;
+pub mod plugin_cache;
 pub mod terragrunt;
 
 use crate::preview_document::PreviewDocument;

@@ -30,7 +30,7 @@ use sluiceway_core::claim::{Claimants, Claims};
 use sluiceway_core::config::{self, ConfigProblem};
 use sluiceway_core::failure::{Failure, FailureReason};
 use sluiceway_core::runner::Runner;
-use sluiceway_core::stack::{Stack, StackId};
+use sluiceway_core::stack::{Stack, StackId, Tool};
 use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::preview_page::PageLinks;
 use sluiceway_dashboard::reader::{self, ReadBody};
@@ -39,8 +39,9 @@ use sluiceway_dashboard::view::{CostLine, Hint, Policed, View};
 use sluiceway_dashboard::{body, summary};
 use sluiceway_github::{GitHub, Issue};
 use sluiceway_tools::adapter::{
-    Adapter, Checked, Context, Deployed, Ensured, Preparation, Program,
+    Adapter, Checked, Context, Deployed, Ensured, Preparation, Program, Step,
 };
+use sluiceway_tools::opentofu::plugin_cache;
 
 use crate::base::Outcome;
 use crate::base::checkout::Checkout;
@@ -354,6 +355,33 @@ pub struct Previews {
     pub red: bool,
 }
 
+/// Takes in a preparation's step: its log goes to the log group of every stack that
+/// shares it, and a failure fails each of them.
+fn prepared(
+    preparation: &Preparation,
+    sharing: &[&Adapter],
+    step: Step<()>,
+    found: &mut BTreeMap<StackId, Found>,
+    logs: &mut BTreeMap<StackId, Vec<String>>,
+    printer: &mut Printer,
+) {
+    for adapter in sharing {
+        logs.entry(adapter.id().clone())
+            .or_default()
+            .extend(step.log.job_log_lines().iter().cloned());
+    }
+    if let Err(failure) = step.result {
+        printer.say(&format!(
+            "The preparation in {} failed: {}.",
+            preparation.dir().display(),
+            failure.reason
+        ));
+        for adapter in sharing {
+            found.insert(adapter.id().clone(), Found::Failed(failure.clone()));
+        }
+    }
+}
+
 /// Runs the previews asked for: the env files, the version check once per program, the
 /// preparations one at a time, backend creation, the pool and its retry round, each
 /// stack's history on a full scan, then the job log groups.
@@ -375,16 +403,38 @@ fn preview(
         .iter()
         .filter(|st| asked.stacks.contains(&st.id))
         .collect();
+    // Root modules' inits share a provider plugin cache when the workflow names none
+    // (ADR 0038).
+    let tool_env = if previewed_stacks
+        .iter()
+        .any(|st| matches!(st.tool, Tool::OpenTofu | Tool::Terraform))
+    {
+        let env = plugin_cache::shared(
+            &s.job.tool_env,
+            &s.job.runner_temp.join("sluiceway-plugin-cache"),
+        );
+        if let Some(folder) = env
+            .get(plugin_cache::VAR)
+            .filter(|_| !s.job.tool_env.contains_key(plugin_cache::VAR))
+        {
+            printer.say(&format!(
+                "The workflow names no provider plugin cache; the inits share one in {folder}."
+            ));
+        }
+        env
+    } else {
+        s.job.tool_env.clone()
+    };
     let envs = StackEnvs::load(
         &s.job.workspace,
         &previewed_stacks,
-        &s.job.tool_env,
+        &tool_env,
         config.file.as_deref().unwrap_or(config::FILE_NAMES[0]),
         printer,
     );
     let mut adapters = Vec::new();
     for stack in previewed_stacks {
-        if envs.of(&stack.id, &s.job.tool_env).is_err() {
+        if envs.of(&stack.id, &tool_env).is_err() {
             found.insert(
                 stack.id.clone(),
                 Found::Failed(Failure::new(FailureReason::EnvFileNotLoaded)),
@@ -399,10 +449,7 @@ fn preview(
         }
     }
     // Each adapter's tool environment; every one loaded, the others failed above.
-    let env_of = |adapter: &Adapter| {
-        envs.of(adapter.id(), &s.job.tool_env)
-            .unwrap_or(&s.job.tool_env)
-    };
+    let env_of = |adapter: &Adapter| envs.of(adapter.id(), &tool_env).unwrap_or(&tool_env);
     let env_source = |adapter: &Adapter| {
         discovery
             .stacks
@@ -414,7 +461,7 @@ fn preview(
     let scratch = s.job.runner_temp.clone();
     let ctx = Context {
         runner: s.runner,
-        env: &s.job.tool_env,
+        env: &tool_env,
         repository: &s.job.repository,
         scratch: &scratch,
         time_limit: s.inputs.preview_timeout,
@@ -461,18 +508,25 @@ fn preview(
         }
     });
 
-    // Preparations, one at a time, once for each env file among the stacks that share
-    // one; a failed one fails only its own stacks.
-    let mut preparations: BTreeMap<(Preparation, Option<&str>), Vec<&Adapter>> = BTreeMap::new();
-    for adapter in &adapters {
-        for preparation in adapter.preparations() {
-            preparations
-                .entry((preparation, env_source(adapter)))
-                .or_default()
-                .push(adapter);
+    // Preparations, once for each env file among the stacks that share one; a failed one
+    // fails only its own stacks. Inits join the pool; the others run first, one at a
+    // time (ADR 0038).
+    let shared_preparations = |adapters: &[Adapter], in_pool: bool| {
+        let mut shared: BTreeMap<(Preparation, Option<&str>), Vec<usize>> = BTreeMap::new();
+        for (at, adapter) in adapters.iter().enumerate() {
+            for preparation in adapter.preparations() {
+                if preparation.joins_the_pool() == in_pool {
+                    shared
+                        .entry((preparation, env_source(adapter)))
+                        .or_default()
+                        .push(at);
+                }
+            }
         }
-    }
-    for ((preparation, _), sharing) in &preparations {
+        shared
+    };
+    for ((preparation, _), sharing) in shared_preparations(&adapters, false) {
+        let sharing: Vec<&Adapter> = sharing.into_iter().map(|at| &adapters[at]).collect();
         // A CDKTF app that did not synthesize leaves its stacks nothing to init.
         if sharing
             .iter()
@@ -484,21 +538,7 @@ fn preview(
             env: env_of(sharing[0]),
             ..ctx
         });
-        for adapter in sharing {
-            logs.entry(adapter.id().clone())
-                .or_default()
-                .extend(step.log.job_log_lines().iter().cloned());
-        }
-        if let Err(failure) = step.result {
-            printer.say(&format!(
-                "The preparation in {} failed: {}.",
-                preparation.dir().display(),
-                failure.reason
-            ));
-            for adapter in sharing {
-                found.insert(adapter.id().clone(), Found::Failed(failure.clone()));
-            }
-        }
+        prepared(&preparation, &sharing, step, found, &mut logs, printer);
     }
     // Stacks whose entries ask to be made in their backends (decision 0107), one at a
     // time; a failure fails only that stack's preview.
@@ -571,17 +611,45 @@ fn preview(
                 }
             })
             .collect();
+        // The inits, each before the previews of the stacks that share it.
+        let in_pool = shared_preparations(&adapters, true);
+        let preps: Vec<pool::Prep<'_>> = in_pool
+            .iter()
+            .map(|((preparation, _), before)| {
+                let first = &adapters[before[0]];
+                let found_version = out
+                    .checked
+                    .get(&Program::Tool(first.tool()))
+                    .map(|checked| &checked.version);
+                pool::Prep {
+                    preparation,
+                    env: env_of(first),
+                    before: before.clone(),
+                    beside_another: preparation.runs_beside_another(found_version),
+                }
+            })
+            .collect();
         let mut said = Vec::new();
         s.progress.begin(works.len());
-        let previewed =
-            pool::preview_all(&works, size.size, &ctx, s.pause, s.progress, &mut |line| {
-                said.push(line.to_owned())
-            });
+        let pooled = pool::preview_all(
+            &works,
+            &preps,
+            size.size,
+            &ctx,
+            s.pause,
+            s.progress,
+            &mut |line| said.push(line.to_owned()),
+        );
         s.progress.end();
+        for (((preparation, _), before), step) in in_pool.iter().zip(pooled.prepared) {
+            let sharing: Vec<&Adapter> = before.iter().map(|&at| &adapters[at]).collect();
+            prepared(preparation, &sharing, step, found, &mut logs, printer);
+        }
         for line in said {
             printer.say(&line);
         }
-        for (adapter, p) in adapters.iter().zip(previewed) {
+        for (adapter, p) in adapters.iter().zip(pooled.previewed) {
+            let Some(p) = p else { continue };
             let id = adapter.id().clone();
             let outcome = p.outcome();
             printer.say(&format!(

@@ -1,18 +1,26 @@
 //! The pool: previews run a bounded number at once, started in stack-id order, one stack
-//! never twice at once (decisions 0012 and 0085). After the round, the previews that
-//! failed for a reason that may pass are tried once more after a pause (decision 0117).
+//! never twice at once (decisions 0012 and 0085). The inits the previews wait for run in
+//! the same slots, before the previews they free, one at a time unless the tool keeps a
+//! shared plugin cache safe (ADR 0038). After the round, the previews that failed for a
+//! reason that may pass are tried once more after a pause (decision 0117).
+
+mod board;
 
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use sluiceway_core::diff::Diff;
 use sluiceway_core::failure::{Failure, FailureReason};
 use sluiceway_dashboard::view::{Policed, PolicyFailure};
 use sluiceway_policy::Policies;
-use sluiceway_tools::adapter::{Adapter, Asks, Context, Estimate, NotEstimated, PreviewDocument};
+use sluiceway_tools::adapter::{
+    Adapter, Asks, Context, Estimate, NotEstimated, Preparation, PreviewDocument, Step,
+};
+use sluiceway_tools::tool_log::ToolLog;
+
+use board::{Board, Next, Task, Waited};
 
 use crate::base::policies::Unusable;
 
@@ -127,31 +135,61 @@ impl Previewed {
     }
 }
 
-/// Previews every work item; the results come back in the order of `works`.
+/// A preparation the pool runs before the previews that wait for it.
+pub struct Prep<'a> {
+    pub preparation: &'a Preparation,
+    /// The environment it runs in: that of the first stack that needs it.
+    pub env: &'a BTreeMap<String, String>,
+    /// The works (indices into the works) whose previews wait for it.
+    pub before: Vec<usize>,
+    /// It may run while another preparation runs.
+    pub beside_another: bool,
+}
+
+/// What the pool did.
+pub struct Pooled {
+    /// Each work's preview, in the order of the works; `None` when a preparation it
+    /// waited for failed, so it never started.
+    pub previewed: Vec<Option<Previewed>>,
+    /// Each preparation's step, in the order given.
+    pub prepared: Vec<Step<()>>,
+}
+
+/// Runs the preparations and previews every work item whose preparations passed.
 pub fn preview_all(
     works: &[Work<'_>],
+    preps: &[Prep<'_>],
     size: usize,
     ctx: &Context<'_>,
     pause: &dyn Fn(Duration),
     progress: &dyn Progress,
     say: &mut dyn FnMut(&str),
-) -> Vec<Previewed> {
-    let mut results = round(works, (0..works.len()).collect(), size, ctx, progress);
+) -> Pooled {
+    let (mut results, prepared) = round(
+        works,
+        preps,
+        (0..works.len()).collect(),
+        size,
+        ctx,
+        progress,
+    );
     let failed: Vec<usize> = (0..works.len())
-        .filter(|&i| results[i].result.is_err())
+        .filter(|&i| results[i].as_ref().is_some_and(|p| p.result.is_err()))
         .collect();
     let again: Vec<usize> = failed
         .iter()
         .copied()
         .filter(|&i| {
             results[i]
-                .result
                 .as_ref()
-                .is_err_and(|f| f.reason.is_retryable())
+                .is_some_and(|p| p.result.as_ref().is_err_and(|f| f.reason.is_retryable()))
         })
         .collect();
     if again.is_empty() || failed.len() == works.len() {
-        return results;
+        return Pooled {
+            previewed: results,
+            prepared,
+        };
     }
     let names: Vec<String> = again
         .iter()
@@ -170,9 +208,11 @@ pub fn preview_all(
         names.join(", ")
     ));
     pause(RETRY_PAUSE);
-    let second = round(works, again.clone(), size, ctx, progress);
-    for (i, retried) in again.into_iter().zip(second) {
-        let first = &mut results[i];
+    let (mut second, _) = round(works, &[], again.clone(), size, ctx, progress);
+    for i in again {
+        let (Some(first), Some(retried)) = (results[i].as_mut(), second[i].take()) else {
+            continue;
+        };
         first.log.push(format!(
             "The first preview failed: {}. It was tried once more.",
             first
@@ -190,39 +230,109 @@ pub fn preview_all(
         first.policed = retried.policed;
         first.cost = retried.cost;
     }
-    results
+    Pooled {
+        previewed: results,
+        prepared,
+    }
 }
 
-/// One round over the items at `order` (already in stack-id order).
+/// One round: the preparations, then the works at `order` (already in stack-id order),
+/// each slot taking its next task from the board. The previews come back in the order of
+/// the works (`None` for one not in `order` or never started), the steps in the order of
+/// the preparations.
 fn round(
     works: &[Work<'_>],
+    preps: &[Prep<'_>],
     order: Vec<usize>,
     size: usize,
     ctx: &Context<'_>,
     progress: &dyn Progress,
-) -> Vec<Previewed> {
-    let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<(usize, Previewed)>> = Mutex::new(Vec::with_capacity(order.len()));
+) -> (Vec<Option<Previewed>>, Vec<Step<()>>) {
+    let waited = preps
+        .iter()
+        .map(|prep| Waited {
+            by: prep.before.clone(),
+            beside_another: prep.beside_another,
+        })
+        .collect();
+    let slots = size.clamp(1, (order.len() + preps.len()).max(1));
+    let board = Mutex::new(Board::new(waited, order, works.len()));
+    let turn = Condvar::new();
+    let previewed: Mutex<Vec<Option<Previewed>>> = Mutex::new(works.iter().map(|_| None).collect());
+    let prepared: Mutex<Vec<Option<Step<()>>>> = Mutex::new(preps.iter().map(|_| None).collect());
     std::thread::scope(|scope| {
-        for _ in 0..size.clamp(1, order.len().max(1)) {
+        for _ in 0..slots {
             scope.spawn(|| {
                 loop {
-                    let at = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(&i) = order.get(at) else { break };
-                    let previewed = one(&works[i], ctx);
-                    progress.previewed(works[i].adapter.id().as_str(), &previewed.outcome());
-                    done.lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .push((i, previewed));
+                    let task = {
+                        let mut board = board.lock().unwrap_or_else(PoisonError::into_inner);
+                        loop {
+                            match board.next() {
+                                Next::Run(task) => break task,
+                                Next::Wait => {
+                                    board =
+                                        turn.wait(board).unwrap_or_else(PoisonError::into_inner);
+                                }
+                                Next::Done => return,
+                            }
+                        }
+                    };
+                    match task {
+                        Task::Prepare(p) => {
+                            let step = prepare(&preps[p], ctx);
+                            let ok = step.result.is_ok();
+                            prepared.lock().unwrap_or_else(PoisonError::into_inner)[p] = Some(step);
+                            board
+                                .lock()
+                                .unwrap_or_else(PoisonError::into_inner)
+                                .prepared(p, ok);
+                        }
+                        Task::Preview(i) => {
+                            let done = one(&works[i], ctx);
+                            progress.previewed(works[i].adapter.id().as_str(), &done.outcome());
+                            previewed.lock().unwrap_or_else(PoisonError::into_inner)[i] =
+                                Some(done);
+                            board
+                                .lock()
+                                .unwrap_or_else(PoisonError::into_inner)
+                                .previewed();
+                        }
+                    }
+                    turn.notify_all();
                 }
             });
         }
     });
-    let mut done = done
+    let prepared = prepared
         .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    done.sort_by_key(|(i, _)| order.iter().position(|o| o == i));
-    done.into_iter().map(|(_, p)| p).collect()
+        .unwrap_or_else(PoisonError::into_inner)
+        .into_iter()
+        .map(|step| {
+            step.unwrap_or_else(|| Step {
+                result: Err(Failure::new(FailureReason::Internal)),
+                log: ToolLog::default(),
+            })
+        })
+        .collect();
+    (
+        previewed
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner),
+        prepared,
+    )
+}
+
+/// One preparation, in the environment of the first stack that needs it. A panic inside
+/// is Sluiceway's own failure, and only its stacks'.
+fn prepare(prep: &Prep<'_>, ctx: &Context<'_>) -> Step<()> {
+    let ctx = Context {
+        env: prep.env,
+        ..*ctx
+    };
+    catch_unwind(AssertUnwindSafe(|| prep.preparation.run(&ctx))).unwrap_or_else(|_| Step {
+        result: Err(Failure::new(FailureReason::Internal)),
+        log: ToolLog::default(),
+    })
 }
 
 /// One stack: preview, then the drift check and the tool diff when asked. A panic inside
