@@ -128,19 +128,24 @@ pub fn render(view: &View) -> Result<String, BodyError> {
     if units(&text) > TARGET {
         // Sizes are added up rather than measured on a whole body each step: the parts
         // around the rows do not change with a row's level, but for the shortened note.
+        // Only rows with levels to take count; the others, a calm in-sync row written as
+        // one line of a list among them, stay in the fixed part as the body has them.
         let sizes: Vec<Vec<usize>> = rows
             .iter()
             .map(|r| r.levels.iter().map(|b| units(&b.text)).collect())
             .collect();
         let size_of = |i: usize, level: usize| sizes[i][level];
-        let fixed =
-            units(&text) - (0..rows.len()).map(|i| size_of(i, 0)).sum::<usize>() + NOTE_ALLOWANCE;
+        let shortenable = |i: &usize| rows[*i].levels.len() > 1;
+        let fixed = units(&text) + NOTE_ALLOWANCE
+            - (0..rows.len())
+                .filter(shortenable)
+                .map(|i| size_of(i, 0))
+                .sum::<usize>();
         let total = |levels: &[usize]| {
             fixed
-                + levels
-                    .iter()
-                    .enumerate()
-                    .map(|(i, l)| size_of(i, *l))
+                + (0..rows.len())
+                    .filter(shortenable)
+                    .map(|i| size_of(i, levels[i]))
                     .sum::<usize>()
         };
         // Shorten: for each level, the biggest rows first, until the body fits.
@@ -668,6 +673,19 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block], shipping: Shipping) -> 
             .collect::<Vec<_>>()
             .join("\n")
     };
+    // Calm in-sync rows: those that say more than a name keep their blocks, the rest are
+    // the lines of one list (ADR 0039).
+    let calm_list = |blocks: &[&Block]| {
+        let (plain, more): (Vec<&Block>, Vec<&Block>) = blocks
+            .iter()
+            .partition(|b| crate::in_sync_list::is_plain(&b.facts, &b.text));
+        let names = plain.iter().map(|b| b.facts.stack.as_str());
+        match (more.is_empty(), plain.is_empty()) {
+            (true, _) => crate::in_sync_list::write(names),
+            (false, true) => list(&more),
+            (false, false) => format!("{}\n{}", list(&more), crate::in_sync_list::write(names)),
+        }
+    };
     for section in order {
         match section {
             Section::Deploying => {
@@ -809,7 +827,7 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block], shipping: Shipping) -> 
                 }
                 if !calm.is_empty() {
                     if layout.in_sync_section == InSyncSection::List {
-                        let _ = write!(out, "{}\n\n", list(&calm));
+                        let _ = write!(out, "{}\n\n", calm_list(&calm));
                     } else {
                         let summary = if open.is_empty() {
                             plural(calm.len(), "stack in sync", "stacks in sync")
@@ -819,7 +837,7 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block], shipping: Shipping) -> 
                         let _ = write!(
                             out,
                             "<details><summary>{summary}</summary>\n\n{}\n\n</details>\n\n",
-                            list(&calm)
+                            calm_list(&calm)
                         );
                     }
                 }

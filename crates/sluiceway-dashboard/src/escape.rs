@@ -36,9 +36,59 @@ pub fn text(name: &str) -> String {
     out
 }
 
+/// Reads back a name [`text`] wrote: its entities become the characters they stand for.
+/// Exact for every name without a line break, which `text` turns into a space.
+pub fn unescape(written: &str) -> String {
+    let mut out = String::with_capacity(written.len());
+    let mut rest = written;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let entity = rest.find(';').map(|end| &rest[..=end]);
+        let character = entity.and_then(|entity| match entity {
+            "&amp;" => Some('&'),
+            "&lt;" => Some('<'),
+            "&gt;" => Some('>'),
+            "&quot;" => Some('"'),
+            _ => entity
+                .strip_prefix("&#")
+                .and_then(|n| n.strip_suffix(';'))
+                .and_then(|n| n.parse::<u32>().ok())
+                .and_then(char::from_u32),
+        });
+        match (entity, character) {
+            (Some(entity), Some(c)) => {
+                out.push(c);
+                rest = &rest[entity.len()..];
+            }
+            _ => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn a_name_without_a_line_break_reads_back_as_written(name in "[^\\n\\r]{0,40}") {
+            prop_assert_eq!(unescape(&text(&name)), name);
+        }
+
+        #[test]
+        fn names_that_look_like_entities_read_back_too(
+            name in "(&|#|;|[0-9]|amp|lt|gt|quot|GH-|www\\.|://|_| ){0,12}"
+        ) {
+            prop_assert_eq!(unescape(&text(&name)), name);
+        }
+    }
 
     #[test]
     fn links_mentions_and_references_stay_plain() {

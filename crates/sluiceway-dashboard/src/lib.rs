@@ -6,6 +6,7 @@ pub mod comment;
 pub mod escape;
 pub mod facts;
 pub mod header;
+pub mod in_sync_list;
 pub mod marker;
 pub mod outside;
 pub mod pictures;

@@ -1,6 +1,7 @@
 //! Reading a body back: the root facts, each row block with its marker facts and box,
 //! the rescan and bulk boxes. The text between a row's markers is never read: a block is
-//! kept whole, byte for byte, to be carried by the next writer.
+//! kept whole, byte for byte, to be carried by the next writer. The lines of the calm
+//! in-sync list are given back as the blocks drawn for them (ADR 0039).
 
 use crate::facts::RowFacts;
 use crate::marker::Marker;
@@ -95,6 +96,11 @@ pub fn read(body: &str) -> ReadBody {
                     text: lines[i..=end].join("\n"),
                 });
                 i = end + 1;
+            }
+            crate::in_sync_list::KIND => {
+                let (rows, read_lines) = crate::in_sync_list::read(&lines[i + 1..]);
+                read.rows.extend(rows);
+                i += 1 + read_lines;
             }
             "rescan" => {
                 read.rescan = Some(BoxLine {

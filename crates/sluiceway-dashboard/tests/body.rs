@@ -8,6 +8,7 @@ use sluiceway_core::config::RawDashboard;
 use sluiceway_core::diff::{Change, Diff, Op, Tracking};
 use sluiceway_core::stack::StackId;
 use sluiceway_dashboard::body::{self, HARD_LIMIT_UNITS, TARGET};
+use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::reader;
 use sluiceway_dashboard::shipped::Shipped;
 use sluiceway_dashboard::view::*;
@@ -394,6 +395,35 @@ fn a_dashboard_that_cannot_fit_is_not_written() {
     ));
 }
 
+/// ADR 0039: a calm in-sync row is one line of a list, so a repository of 2,000 stacks
+/// has a dashboard, with room left for pending rows; every line reads back as its row.
+#[test]
+fn two_thousand_stacks_in_sync_fit_one_issue() {
+    let mut rows: Vec<Row> = (0..2_000)
+        .map(|i| Row::new(id(&format!("stacks/s{i:04}/lab:dev")), State::InSync))
+        .collect();
+    rows[7].drift_not_checked = true;
+    rows.extend((0..10).map(|i| big_row(i, 3, 1)));
+    let body = body::render(&view(rows)).unwrap();
+    assert!(body.encode_utf16().count() <= TARGET, "{}", body.len());
+    assert!(!body.contains("shortened"), "no pending row gave way");
+    assert!(body.contains("<details><summary>2000 stacks in sync</summary>\n\n- stacks/s0007/lab:dev · drift not checked <!--"));
+    let read = reader::read(&body);
+    let in_sync: Vec<&str> = read
+        .rows
+        .iter()
+        .filter(|r| r.facts.state == Some(RowState::InSync))
+        .map(|r| r.facts.stack.as_str())
+        .collect();
+    assert_eq!(in_sync.len(), 2_000);
+    assert!(read.rows.iter().any(|r| r.facts.drift_check_failed));
+    let carried = View {
+        rows: read.rows.into_iter().map(RowSource::Carried).collect(),
+        ..view(Vec::new())
+    };
+    assert_eq!(body::render(&carried).unwrap(), body);
+}
+
 /// The budget's promise for one set of rows: the body is under GitHub's limit or
 /// refused; every row block is present; delete lines are all there or none.
 fn budget_holds(rows: Vec<Row>) -> Result<(), TestCaseError> {
@@ -508,7 +538,11 @@ fn the_layout_keys_move_and_hide_but_never_drop_a_row() {
     );
 
     let body = rendered(|v| v.layout.in_sync_section = InSyncSection::List);
-    assert!(!body.contains("stacks in sync</summary>") && body.contains("- apps/auth:prod <!--"));
+    assert!(
+        !body.contains("stacks in sync</summary>")
+            && body.contains("<!-- sluiceway:in-sync -->\n- apps/auth:prod\n"),
+        "{body}"
+    );
     let body = rendered(|v| v.layout.in_sync_section = InSyncSection::Off);
     assert!(!body.contains("## In sync") && !body.contains("left out by ignore"));
 

@@ -15,13 +15,12 @@
 //!   median of three scans): the pool's own wall, from the first tool run after the
 //!   version check to the end of the last, against the ideal schedule (whole rounds of
 //!   four 200 ms previews) and against the tools' measured time over four;
-//! - a sharded scan (ADR 0037) of 500 stacks in sync over 8 shards, whose previews take
-//!   10 to 70 ms each by a fixed rule, at a pool of 4 in each shard: the slowest shard's
-//!   wall against the ideal (every preview's time / 8 / 4), the join's own wall, CPU and
-//!   requests; once with no recorded times and once balanced by the times the first
-//!   join kept. The shards run one after another in this process, each as its own job
-//!   would run it. 2,000 rows do not fit one issue body, so for 2,000 stacks the join's
-//!   reading of 8 partial results is measured alone.
+//! - a sharded scan (ADR 0037) of 2,000 stacks in sync over 8 shards, whose previews
+//!   take 10 to 70 ms each by a fixed rule, at a pool of 4 in each shard: the slowest
+//!   shard's wall against the ideal (every preview's time / 8 / 4), the join's own wall,
+//!   CPU and requests, and the size of the body it wrote; once with no recorded times and
+//!   once balanced by the times the first join kept. The shards run one after another in
+//!   this process, each as its own job would run it.
 //!
 //! `cargo bench -p sluiceway --bench scan`; it prints one line per measurement.
 //! `cargo bench -p sluiceway --bench scan -- sharded` runs the sharded one alone (and
@@ -331,6 +330,8 @@ struct Sharded {
     /// Each shard's own wall time.
     shards: Vec<Duration>,
     join: Measured,
+    /// The size of the dashboard the join wrote, in GitHub's characters.
+    body_units: usize,
 }
 
 fn sharded_scan(
@@ -413,7 +414,15 @@ fn sharded_scan(
         pool: Duration::ZERO,
         tool_time: Duration::ZERO,
     };
+    let dashboard = github.open_issues_labelled("sluiceway").unwrap()[0].number;
+    let body = github.read_body(dashboard, None).unwrap().body;
+    assert_eq!(
+        sluiceway_dashboard::reader::read(&body).rows.len(),
+        plan.shards.iter().map(Vec::len).sum::<usize>(),
+        "every stack has its row"
+    );
     Sharded {
+        body_units: body.encode_utf16().count(),
         plan: plan
             .shards
             .iter()
@@ -429,11 +438,10 @@ fn sharded_scan(
     }
 }
 
-/// The sharded measurement: 500 stacks over 8 shards, before and after the times (2,000
-/// rows do not fit one issue body: 489,325 characters at their shortest, over GitHub's
-/// 65,536), then the join's reading and checking of 8 partial results of 2,000 stacks.
+/// The sharded measurement: 2,000 stacks over 8 shards, before and after the times. The
+/// dashboard holds them because a calm in-sync row is one line of a list (ADR 0039).
 fn measure_sharded(emulator: &dyn Fn() -> (std::process::Child, String, String)) {
-    const STACKS: usize = 500;
+    const STACKS: usize = 2_000;
     const SHARDS: u32 = 8;
     let (mut child, base, sha) = emulator();
     let mut runner = recorded(&["version", "no-changes", "new-stack"], Duration::ZERO);
@@ -455,7 +463,7 @@ fn measure_sharded(emulator: &dyn Fn() -> (std::process::Child, String, String))
             .collect();
         let heaviest = loads.iter().max().copied().unwrap_or_default();
         println!(
-            "{STACKS} stacks over {SHARDS} shards, {label}: slowest shard {:.2} s wall against an ideal {:.2} s (ratio {:.3}); heaviest shard holds {:.3}× an even share of the preview time; the join {:.2} s wall, {:.0} ms CPU, {} requests",
+            "{STACKS} stacks over {SHARDS} shards, {label}: slowest shard {:.2} s wall against an ideal {:.2} s (ratio {:.3}); heaviest shard holds {:.3}× an even share of the preview time; the join {:.2} s wall, {:.0} ms CPU, {} requests, a body of {} characters",
             slowest.as_secs_f64(),
             ideal.as_secs_f64(),
             slowest.as_secs_f64() / ideal.as_secs_f64(),
@@ -463,67 +471,11 @@ fn measure_sharded(emulator: &dyn Fn() -> (std::process::Child, String, String))
             measured.join.wall.as_secs_f64(),
             measured.join.cpu.as_secs_f64() * 1000.0,
             measured.join.requests,
+            measured.body_units,
         );
     }
     drop(child.stdin.take());
     let _ = child.wait();
-    measure_gather(2_000, SHARDS);
-}
-
-/// The join's own reading of `count` partial results that hold `stacks` stacks in sync
-/// between them: parsing, the checks against the plan, and the merge, as the median of
-/// nine rounds.
-fn measure_gather(stacks: usize, count: u32) {
-    use sluiceway::modes::scan::Previews;
-    use sluiceway::modes::scan::rows::Found;
-    use sluiceway::modes::scan::sharded::{partial, split};
-    use sluiceway_core::diff::Diff;
-    use sluiceway_core::stack::StackId;
-    let ids: Vec<StackId> = (0..stacks)
-        .map(|i| StackId::given(&format!("stacks/s{i:04}/lab:dev")))
-        .collect();
-    let plan = split::ShardPlan {
-        version: 1,
-        commit: "c".repeat(40),
-        run: 4242,
-        started_at: "2026-12-05T08:00:00Z".to_owned(),
-        full: true,
-        drift: Vec::new(),
-        shards: split::balance(&ids, count, &BTreeMap::new()),
-    };
-    let files: Vec<(String, String)> = (1..=count)
-        .map(|k| {
-            let mut previews = Previews::default();
-            for id in plan.stacks_of(k).unwrap() {
-                let diff = Diff {
-                    stack: id.clone(),
-                    changes: Vec::new(),
-                    drift: Some(Vec::new()),
-                };
-                previews.found.insert(id.clone(), Found::Diff(diff));
-                previews.tries.insert(id.clone(), (1, 0.04));
-            }
-            let text =
-                serde_json::to_string_pretty(&partial::PartialResult::of(&plan, k, &previews))
-                    .unwrap();
-            (partial::file_name(k), text)
-        })
-        .collect();
-    let bytes: usize = files.iter().map(|(_, t)| t.len()).sum();
-    let mut rounds: Vec<Duration> = (0..9)
-        .map(|_| {
-            let started = Instant::now();
-            let gathered = partial::gather(&plan, &files).unwrap();
-            assert_eq!(gathered.previews.found.len(), stacks);
-            started.elapsed()
-        })
-        .collect();
-    rounds.sort();
-    println!(
-        "the join reads {count} partial results of {stacks} stacks ({:.1} MiB): median {:.1} ms",
-        bytes as f64 / (1024.0 * 1024.0),
-        rounds[rounds.len() / 2].as_secs_f64() * 1000.0
-    );
 }
 
 fn main() {

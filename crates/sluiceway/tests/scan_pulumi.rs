@@ -85,81 +85,121 @@ fn run(program: &Path, path: &str, env: &[(String, String)], cwd: &Path, args: &
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-#[test]
-fn pulumi_stacks_preview_drift_check_deploy_and_repair() {
-    let (Some((kubectl, binaries)), Some(bin)) = (cached_pair("v1.34.5"), pulumi_bin()) else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must build the control plane and Pulumi and install kubectl"
-        );
-        eprintln!(
-            "notice: no control plane, kubectl v1.34.5 or Pulumi v3.229.0 here; the Pulumi scan was not run"
-        );
-        return;
-    };
-    let plane = ControlPlane::start(&binaries, &kubectl).unwrap();
-    let kubeconfig = plane.kubeconfig().display().to_string();
+/// The lab as each test starts it: the control plane, network:dev deployed by hand and
+/// then changed in the code and in the cluster, app:dev made and never deployed,
+/// network:prod in no backend.
+struct Lab {
+    _plane: ControlPlane,
+    bed: Bed,
+    job: Job,
+    /// The job's PATH: pulumi, kubectl, the system.
+    path: String,
+    /// The job's variables for Pulumi and the cluster.
+    env: Vec<(String, String)>,
+    kubectl: PathBuf,
+}
 
-    let bed = Bed::new();
-    let mut job = Job::of("examples/pulumi-lab");
-    std::fs::write(job.file("sluiceway.yaml"), CONFIG).unwrap();
-    std::fs::create_dir_all(job.file(".backend")).unwrap();
-    let path = format!(
-        "{}:{}:/usr/bin:/bin",
-        bin.display(),
-        kubectl.parent().unwrap().display()
-    );
-    let mut env = pulumi_env(job.checkout.path());
-    env.push(("KUBECONFIG".into(), kubeconfig));
-    let pulumi = bin.join("pulumi");
-    let network = job.file("network");
-    run(
-        &kubectl,
-        &path,
-        &env,
-        &network,
-        &["create", "namespace", "sluiceway-fixtures"],
-    );
-    for (dir, stack) in [(&network, "dev"), (&job.file("app"), "dev")] {
+impl Lab {
+    /// `None` when the tools are not here (never in CI).
+    fn start() -> Option<Lab> {
+        let (Some((kubectl, binaries)), Some(bin)) = (cached_pair("v1.34.5"), pulumi_bin()) else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI must build the control plane and Pulumi and install kubectl"
+            );
+            eprintln!(
+                "notice: no control plane, kubectl v1.34.5 or Pulumi v3.229.0 here; the Pulumi scan was not run"
+            );
+            return None;
+        };
+        let plane = ControlPlane::start(&binaries, &kubectl).unwrap();
+        let kubeconfig = plane.kubeconfig().display().to_string();
+
+        let bed = Bed::new();
+        let job = Job::of("examples/pulumi-lab");
+        std::fs::write(job.file("sluiceway.yaml"), CONFIG).unwrap();
+        std::fs::create_dir_all(job.file(".backend")).unwrap();
+        let path = format!(
+            "{}:{}:/usr/bin:/bin",
+            bin.display(),
+            kubectl.parent().unwrap().display()
+        );
+        let mut env = pulumi_env(job.checkout.path());
+        env.push(("KUBECONFIG".into(), kubeconfig));
+        let pulumi = bin.join("pulumi");
+        let network = job.file("network");
+        run(
+            &kubectl,
+            &path,
+            &env,
+            &network,
+            &["create", "namespace", "sluiceway-fixtures"],
+        );
+        for (dir, stack) in [(&network, "dev"), (&job.file("app"), "dev")] {
+            run(
+                &pulumi,
+                &path,
+                &env,
+                dir,
+                &["stack", "init", stack, "--non-interactive"],
+            );
+        }
         run(
             &pulumi,
             &path,
             &env,
-            dir,
-            &["stack", "init", stack, "--non-interactive"],
+            &network,
+            &[
+                "up",
+                "--yes",
+                "--skip-preview",
+                "--non-interactive",
+                "--stack",
+                "dev",
+            ],
         );
+        // A new tier in the code, and the zone changed in the cluster by hand.
+        let program = job.file("network/Pulumi.yaml");
+        let text = std::fs::read_to_string(&program).unwrap();
+        std::fs::write(&program, text.replace("tier: edge", "tier: core")).unwrap();
+        run(
+            &kubectl,
+            &path,
+            &env,
+            &network,
+            &[
+                "patch",
+                "configmap",
+                "network-settings",
+                "--namespace=sluiceway-fixtures",
+                r#"--patch={"data":{"zone":"CANARY-VALUE by hand"}}"#,
+            ],
+        );
+        Some(Lab {
+            _plane: plane,
+            bed,
+            job,
+            path,
+            env,
+            kubectl,
+        })
     }
-    run(
-        &pulumi,
-        &path,
-        &env,
-        &network,
-        &[
-            "up",
-            "--yes",
-            "--skip-preview",
-            "--non-interactive",
-            "--stack",
-            "dev",
-        ],
-    );
-    // A new tier in the code, and the zone changed in the cluster by hand.
-    let program = job.file("network/Pulumi.yaml");
-    let text = std::fs::read_to_string(&program).unwrap();
-    std::fs::write(&program, text.replace("tier: edge", "tier: core")).unwrap();
-    run(
-        &kubectl,
-        &path,
-        &env,
-        &network,
-        &[
-            "patch",
-            "configmap",
-            "network-settings",
-            "--namespace=sluiceway-fixtures",
-            r#"--patch={"data":{"zone":"CANARY-VALUE by hand"}}"#,
-        ],
-    );
+}
+
+#[test]
+fn pulumi_stacks_preview_drift_check_deploy_and_repair() {
+    let Some(Lab {
+        _plane,
+        bed,
+        mut job,
+        path,
+        env,
+        kubectl,
+    }) = Lab::start()
+    else {
+        return;
+    };
+    let network = job.file("network");
 
     // The check asks the backend: network:dev and app:dev are there, network:prod is
     // not and its entry lets the first scan make it.
@@ -291,4 +331,91 @@ fn pulumi_stacks_preview_drift_check_deploy_and_repair() {
         blocks(&body)["app:dev"].contains("state=\"pending\""),
         "{body}"
     );
+}
+
+/// Issue 24: a sharded scan previews Pulumi stacks as one runner does. The shard that
+/// holds network:prod makes it in its backend (`createInBackend`), the shard that holds
+/// network:dev checks its drift, and the join writes every row; no value leaves in a
+/// partial result, a log or the body.
+#[test]
+fn a_sharded_scan_makes_a_stack_in_its_backend_and_checks_drift_in_its_shard() {
+    let Some(Lab {
+        _plane,
+        bed,
+        mut job,
+        path,
+        env,
+        ..
+    }) = Lab::start()
+    else {
+        return;
+    };
+    job.env.extend(env.iter().cloned());
+    let sha = push(&bed, "a new tier", &["network/Pulumi.yaml"]);
+
+    let planned = job.run_with(
+        &bed,
+        "schedule",
+        &sha,
+        &path,
+        &[("mode", "plan"), ("shards", "2")],
+    );
+    assert_eq!(planned.code, Some(0), "{}", planned.log);
+    let plan = planned.outputs["shard-plan"].clone();
+    let document: serde_json::Value = serde_json::from_str(&plan).unwrap();
+    assert_eq!(
+        document["drift"],
+        serde_json::json!(["network:dev", "network:prod"]),
+        "the drift check is on for the folder's stacks: {plan}"
+    );
+
+    let mut texts = vec![planned.log.clone()];
+    let mut partials = Vec::new();
+    for index in ["1", "2"] {
+        let ran = job.run_with(
+            &bed,
+            "schedule",
+            &sha,
+            &path,
+            &[("mode", "shard"), ("shard", index), ("shard-plan", &plan)],
+        );
+        assert_eq!(ran.code, Some(0), "{}", ran.log);
+        let partial = std::fs::read_to_string(&ran.outputs["partial-result"]).unwrap();
+        texts.extend([ran.log, partial.clone()]);
+        partials.push((index, partial));
+    }
+    let logs = texts.join("\n");
+    assert_eq!(
+        logs.matches("network:prod: made in its backend, which did not hold it.")
+            .count(),
+        1,
+        "{logs}"
+    );
+    for (index, text) in &partials {
+        let folder = job.file(&format!("partials/sluiceway-shard-{index}"));
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join(format!("sluiceway-shard-{index}.json")), text).unwrap();
+    }
+    let joined = job.run_with(
+        &bed,
+        "schedule",
+        &sha,
+        &path,
+        &[
+            ("mode", "join"),
+            ("shard-plan", &plan),
+            ("partial-results", "partials"),
+        ],
+    );
+    assert_eq!(joined.code, Some(0), "{}", joined.log);
+    let body = bed.body(dashboard(&bed));
+    let rows = blocks(&body);
+    assert!(rows["network:dev"].contains("state=\"pending\""), "{body}");
+    assert!(rows["network:dev"].contains("drift=\"true\""), "{body}");
+    assert!(rows["network:dev"].contains("data.zone"), "{body}");
+    assert!(rows["network:prod"].contains("state=\"pending\""), "{body}");
+    assert!(rows["app:dev"].contains("state=\"pending\""), "{body}");
+    for text in [&body, &joined.summary, &joined.log, &logs] {
+        assert!(!text.contains("CANARY"), "a value left the adapter: {text}");
+    }
 }
