@@ -29,9 +29,10 @@ fn facts(stack: &str) -> RowFacts {
 /// The block a plain in-sync row has: its name and its marker.
 fn block_text(stack: &str) -> String {
     format!(
-        "- {} {}\n  <!-- /sluiceway:row -->",
+        "- {} {}\n{}",
         escape::text(stack),
-        facts(stack).marker(RowState::InSync.name()).render()
+        facts(stack).marker(RowState::InSync.name()).render(),
+        crate::rows::ROW_END
     )
 }
 
@@ -68,9 +69,9 @@ pub(crate) fn read(lines: &[&str]) -> (Vec<RowBlock>, usize) {
             return (rows, i);
         };
         // Only a line the writer could have written is a row: a name it would have
-        // escaped otherwise, or one with a line break, is an edit, and left unread.
+        // escaped otherwise (a line break among them) is an edit, and left unread.
         let stack = escape::unescape(name);
-        if stack.is_empty() || escape::text(&stack) != name || stack.contains(['\n', '\r']) {
+        if stack.is_empty() || escape::text(&stack) != name {
             continue;
         }
         let facts = facts(&stack);

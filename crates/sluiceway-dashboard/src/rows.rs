@@ -19,7 +19,8 @@ use crate::view::{
     Attributed, Attribution, CostLine, FailureLine, Links, Policed, Row, State, credit,
 };
 
-const ROW_END: &str = "  <!-- /sluiceway:row -->";
+/// The line that closes a row block.
+pub(crate) const ROW_END: &str = "  <!-- /sluiceway:row -->";
 /// Paths one fold line names before it counts the rest.
 const PATHS_PER_LINE: usize = 10;
 /// A path longer than this (in characters) is shortened on a row.
