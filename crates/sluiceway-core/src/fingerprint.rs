@@ -34,24 +34,32 @@ impl Entry {
         }
     }
 
+    /// The entry's canonical text, written key by key in their sorted order (`new`,
+    /// `old`, `path`, `secret`) without building an object first.
     fn json(&self) -> String {
-        let mut object = Map::new();
+        let mut out = Vec::new();
         match self {
             Entry::Value { path, old, new } => {
-                object.insert("path".into(), Value::String(path.clone()));
-                if let Some(old) = old {
-                    object.insert("old".into(), old.clone());
+                out.push(b'{');
+                for (key, value) in [("new", new), ("old", old)] {
+                    if let Some(value) = value {
+                        write_json(&mut out, key);
+                        out.push(b':');
+                        write_canonical(&mut out, value);
+                        out.push(b',');
+                    }
                 }
-                if let Some(new) = new {
-                    object.insert("new".into(), new.clone());
-                }
+                out.extend_from_slice(b"\"path\":");
+                write_json(&mut out, path);
+                out.push(b'}');
             }
             Entry::Secret { path } => {
-                object.insert("path".into(), Value::String(path.clone()));
-                object.insert("secret".into(), Value::Bool(true));
+                out.extend_from_slice(b"{\"path\":");
+                write_json(&mut out, path);
+                out.extend_from_slice(b",\"secret\":true}");
             }
         }
-        canonical(&Value::Object(object))
+        into_text(out)
     }
 }
 
@@ -78,11 +86,13 @@ fn walk(
 ) {
     let old = old.filter(|v| !v.is_null());
     let new = new.filter(|v| !v.is_null());
+    // Equal sides set nothing anywhere below: the walk goes down only where they part.
+    if old == new {
+        return;
+    }
     let here = |at: &[Step]| PropertyPath::from_steps(at.to_vec()).to_string();
     if !at.is_empty() && is_secret(at) {
-        if old != new {
-            found.push(Entry::Secret { path: here(at) });
-        }
+        found.push(Entry::Secret { path: here(at) });
         return;
     }
     let container = |v: Option<&Value>| matches!(v, Some(Value::Object(_) | Value::Array(_)));
@@ -200,22 +210,52 @@ pub fn short_digest(text: &str) -> String {
 
 /// JSON with object keys sorted by code unit and no whitespace.
 fn canonical(value: &Value) -> String {
+    let mut out = Vec::new();
+    write_canonical(&mut out, value);
+    into_text(out)
+}
+
+fn write_canonical(out: &mut Vec<u8>, value: &Value) {
     match value {
         Value::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();
             keys.sort_by(|a, b| code_unit_order(a, b));
-            let parts: Vec<String> = keys
-                .into_iter()
-                .map(|k| format!("{}:{}", Value::String(k.clone()), canonical(&map[k])))
-                .collect();
-            format!("{{{}}}", parts.join(","))
+            write_list(out, [b'{', b'}'], keys, |out, key| {
+                write_json(out, key);
+                out.push(b':');
+                write_canonical(out, &map[key]);
+            });
         }
-        Value::Array(items) => {
-            let parts: Vec<String> = items.iter().map(canonical).collect();
-            format!("[{}]", parts.join(","))
-        }
-        scalar => scalar.to_string(),
+        Value::Array(items) => write_list(out, [b'[', b']'], items, write_canonical),
+        scalar => write_json(out, scalar),
     }
+}
+
+/// The items between their brackets, a comma between each two.
+fn write_list<T>(
+    out: &mut Vec<u8>,
+    [open, close]: [u8; 2],
+    items: impl IntoIterator<Item = T>,
+    write: impl Fn(&mut Vec<u8>, T),
+) {
+    out.push(open);
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write(out, item);
+    }
+    out.push(close);
+}
+
+/// Compact JSON, as `serde_json` writes it; writing into a buffer cannot fail.
+fn write_json(out: &mut Vec<u8>, value: &(impl serde::Serialize + ?Sized)) {
+    serde_json::to_writer(out, value).expect("JSON written to memory");
+}
+
+/// The canonical text, which JSON written by `serde_json` always is.
+fn into_text(out: Vec<u8>) -> String {
+    String::from_utf8(out).expect("JSON is UTF-8")
 }
 
 #[cfg(test)]

@@ -49,10 +49,12 @@ impl Walk<'_> {
     fn compare(&mut self, before: Option<&Value>, after: Option<&Value>) {
         let before = before.filter(|v| !v.is_null());
         let after = after.filter(|v| !v.is_null());
+        // Nothing under equal sides differs: the walk goes down only where they part.
+        if before == after {
+            return;
+        }
         if !self.steps.is_empty() && (self.is_sensitive)(&self.steps) {
-            if before != after {
-                self.here();
-            }
+            self.here();
             return;
         }
         match (before, after) {
@@ -90,7 +92,6 @@ impl Walk<'_> {
                     self.descend(Step::Index(i), b, a);
                 }
             }
-            (b, a) if b == a => {}
             _ => self.here(),
         }
     }
