@@ -15,8 +15,9 @@ use sluiceway_core::fingerprint;
 use sluiceway_core::property_path::{PropertyPath, Step};
 use sluiceway_core::values::{ShownValue, ValueList};
 
-use super::hunks::{HunkError, ObjectPair, Pairs};
-use super::objects::{Identity, read_side};
+use super::block_yaml;
+use super::hunks::{Hunk, HunkError, Hunks, ObjectPair, Side};
+use super::objects::{Identity, NotYaml, read_side};
 use crate::changed_paths::changed_paths;
 
 /// The metadata fields the server writes.
@@ -55,13 +56,30 @@ pub struct ReadPair {
 }
 
 fn read_pair(pair: &ObjectPair, object: usize) -> Result<ReadPair, FoldError> {
-    let side = |text: &str| {
-        read_side(text).map_err(|_| FoldError {
-            object,
-            expected: "one YAML object on each side",
-        })
+    identify(read_side(&pair.live), read_side(&pair.merged), object)
+}
+
+/// What [`read_pair`] answers for the pair of the hunk, its sides read where they lie in
+/// the output; only a side outside kubectl's block layout is copied out to be parsed.
+fn read_hunk(hunk: &Hunk<'_>, object: usize) -> Result<ReadPair, FoldError> {
+    let side = |side| match block_yaml::read_lines(hunk.lines(side)) {
+        Some(read) => Ok(Some(read)),
+        None => read_side(&hunk.text(side)),
     };
-    let (live, merged) = (side(&pair.live)?, side(&pair.merged)?);
+    identify(side(Side::Live), side(Side::Merged), object)
+}
+
+/// The pair of two sides read, named by its object.
+fn identify(
+    live: Result<Option<Value>, NotYaml>,
+    merged: Result<Option<Value>, NotYaml>,
+    object: usize,
+) -> Result<ReadPair, FoldError> {
+    let not_yaml = |_| FoldError {
+        object,
+        expected: "one YAML object on each side",
+    };
+    let (live, merged) = (live.map_err(not_yaml)?, merged.map_err(not_yaml)?);
     let Some(identity) = merged.as_ref().or(live.as_ref()).and_then(Identity::of) else {
         if live.is_none() && merged.is_none() {
             return Err(FoldError {
@@ -199,8 +217,9 @@ pub struct Folded {
 type Outcome = (usize, Result<(String, Option<Change>), FoldError>);
 
 /// Reads and folds a `kubectl diff` while it is read, spread over the machine's cores:
-/// each pair is copied out of the output only while a worker folds it, and dropped as
-/// soon as its change is known, so memory stays near the output's own size.
+/// one reader checks each hunk against its header, and a worker reads the hunk's sides
+/// where they lie in the output and drops their objects as soon as the change is known,
+/// so memory stays near the output's own size.
 ///
 /// The first problem in the output's order is the one reported, as reading all hunks and
 /// then folding them one by one would: the hunks' before any object's, the lowest
@@ -213,12 +232,12 @@ pub fn fold_output(
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 8);
-    let source = Mutex::new(Pairs::new(output).enumerate());
+    let source = Mutex::new(Hunks::new(output).enumerate());
     let hunk_error = Mutex::new(None);
     let next = || {
         let mut source = source.lock().unwrap_or_else(PoisonError::into_inner);
         match source.next()? {
-            (i, Ok(pair)) => Some((i, pair)),
+            (i, Ok(hunk)) => Some((i, hunk)),
             (_, Err(e)) => {
                 *hunk_error.lock().unwrap_or_else(PoisonError::into_inner) = Some(e);
                 None
@@ -230,9 +249,8 @@ pub fn fold_output(
             .map(|_| {
                 scope.spawn(|| {
                     let mut outcomes = Vec::new();
-                    while let Some((i, pair)) = next() {
-                        let read = read_pair(&pair, i + 1);
-                        drop(pair);
+                    while let Some((i, hunk)) = next() {
+                        let read = read_hunk(&hunk, i + 1);
                         let folded = read.map(|mut read| {
                             let change = (!skip(&read.identity)).then(|| {
                                 strip_server_fields(&mut read);

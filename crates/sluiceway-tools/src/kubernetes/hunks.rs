@@ -64,23 +64,115 @@ fn holds_whole_object(start: usize, count: usize) -> bool {
 
 /// Every object pair of the output, read at once.
 pub fn read(output: &str) -> Result<Vec<ObjectPair>, HunkError> {
-    Pairs::new(output).collect()
+    Hunks::new(output)
+        .map(|hunk| hunk.map(|h| h.pair()))
+        .collect()
 }
 
-/// The object pairs of the output, one at a time: a diff of thousands of objects is
-/// folded while it is read, and only the pairs in hand are ever copied out of it.
-pub struct Pairs<'a> {
+/// One object's hunk, its lines checked against its header: where it lies in the
+/// output, so whoever folds it can read its sides there.
+#[derive(Debug, Clone, Copy)]
+pub struct Hunk<'a> {
+    /// The hunk's lines after its header, each starting with a space, `-`, `+` or `\`.
+    body: &'a str,
+    /// How many lines each side has, as the header counts them.
+    live_count: usize,
+    merged_count: usize,
+}
+
+/// One side of an object pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Live,
+    Merged,
+}
+
+impl<'a> Hunk<'a> {
+    /// One side's lines, without their markers or line breaks: the lines both sides
+    /// share, and the side's own.
+    pub fn lines(&self, side: Side) -> SideLines<'a> {
+        let (own, left) = match side {
+            Side::Live => (b'-', self.live_count),
+            Side::Merged => (b'+', self.merged_count),
+        };
+        SideLines {
+            lines: self.body.split_inclusive('\n'),
+            own,
+            left,
+        }
+    }
+
+    /// One side's text, copied out of the output.
+    pub fn text(&self, side: Side) -> String {
+        let mut text = String::with_capacity(self.body.len());
+        for line in self.lines(side) {
+            push_line(&mut text, line);
+        }
+        text
+    }
+
+    /// The object's two sides, copied out of the output.
+    pub fn pair(&self) -> ObjectPair {
+        ObjectPair {
+            live: self.text(Side::Live),
+            merged: self.text(Side::Merged),
+        }
+    }
+}
+
+/// One side's lines of a hunk; how many there are is known before they are read.
+pub struct SideLines<'a> {
+    lines: std::str::SplitInclusive<'a, char>,
+    /// The marker of the side's own lines.
+    own: u8,
+    left: usize,
+}
+
+impl<'a> Iterator for SideLines<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        if self.left == 0 {
+            return None;
+        }
+        for line in self.lines.by_ref() {
+            let text = line.strip_suffix('\n').unwrap_or(line);
+            let marker = text.as_bytes()[0];
+            if marker == b' ' || marker == self.own {
+                self.left -= 1;
+                return Some(&text[1..]);
+            }
+        }
+        None
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl ExactSizeIterator for SideLines<'_> {}
+
+/// The hunks of the output, one at a time, each checked before it is handed out: a
+/// diff of thousands of objects is folded while it is read, each hunk's sides read
+/// where they lie in it.
+pub struct Hunks<'a> {
+    output: &'a str,
     lines: std::iter::Peekable<std::str::SplitInclusive<'a, char>>,
     /// The number of lines taken so far; the next line's number is one more.
     taken: usize,
+    /// Where the next line starts in the output.
+    offset: usize,
     failed: bool,
 }
 
-impl<'a> Pairs<'a> {
-    pub fn new(output: &'a str) -> Pairs<'a> {
-        Pairs {
+impl<'a> Hunks<'a> {
+    pub fn new(output: &'a str) -> Hunks<'a> {
+        Hunks {
+            output,
             lines: output.split_inclusive('\n').peekable(),
             taken: 0,
+            offset: 0,
             failed: false,
         }
     }
@@ -94,6 +186,7 @@ impl<'a> Pairs<'a> {
     fn take(&mut self) -> Option<&'a str> {
         let line = self.lines.next()?;
         self.taken += 1;
+        self.offset += line.len();
         Some(line.strip_suffix('\n').unwrap_or(line))
     }
 
@@ -106,14 +199,14 @@ impl<'a> Pairs<'a> {
         }
     }
 
-    fn pair(&mut self) -> Option<Result<ObjectPair, HunkError>> {
+    fn hunk(&mut self) -> Option<Result<Hunk<'a>, HunkError>> {
         while self.peek()?.starts_with("diff ") {
             self.take();
         }
-        if !self.take()?.starts_with("--- ") {
-            self.taken -= 1;
+        if !self.peek()?.starts_with("--- ") {
             return Some(Err(self.expected("a file header (a line starting `--- `)")));
         }
+        self.take();
         if !self.peek().is_some_and(|l| l.starts_with("+++ ")) {
             return Some(Err(
                 self.expected("the second file header (a line starting `+++ `)")
@@ -132,7 +225,7 @@ impl<'a> Pairs<'a> {
         }
         self.take();
         let (mut live_left, mut merged_left) = (header.live_count, header.merged_count);
-        let (mut live, mut merged) = (String::new(), String::new());
+        let start = self.offset;
         while live_left > 0 || merged_left > 0 {
             let Some(line) = self.peek() else {
                 return Some(Err(
@@ -141,22 +234,14 @@ impl<'a> Pairs<'a> {
             };
             // The first character says which side a line is on; it may be any character.
             let first = line.chars().next().map_or(0, char::len_utf8);
-            let (marker, text) = line.split_at(first);
+            let marker = &line[..first];
             match marker {
                 " " if live_left > 0 && merged_left > 0 => {
                     live_left -= 1;
                     merged_left -= 1;
-                    push_line(&mut live, text);
-                    push_line(&mut merged, text);
                 }
-                "-" if live_left > 0 => {
-                    live_left -= 1;
-                    push_line(&mut live, text);
-                }
-                "+" if merged_left > 0 => {
-                    merged_left -= 1;
-                    push_line(&mut merged, text);
-                }
+                "-" if live_left > 0 => live_left -= 1,
+                "+" if merged_left > 0 => merged_left -= 1,
                 "\\" => {}
                 _ => {
                     return Some(Err(self.expected(
@@ -166,25 +251,30 @@ impl<'a> Pairs<'a> {
             }
             self.take();
         }
+        let body = &self.output[start..self.offset];
         while self.peek().is_some_and(|l| l.starts_with('\\')) {
             self.take();
         }
         if self.peek().is_some_and(|l| l.starts_with("@@")) {
             return Some(Err(self.expected("one hunk per object")));
         }
-        Some(Ok(ObjectPair { live, merged }))
+        Some(Ok(Hunk {
+            body,
+            live_count: header.live_count,
+            merged_count: header.merged_count,
+        }))
     }
 }
 
-impl Iterator for Pairs<'_> {
-    type Item = Result<ObjectPair, HunkError>;
+impl<'a> Iterator for Hunks<'a> {
+    type Item = Result<Hunk<'a>, HunkError>;
 
-    /// The next pair; after an error, nothing more.
+    /// The next hunk; after an error, nothing more.
     fn next(&mut self) -> Option<Self::Item> {
         if self.failed {
             return None;
         }
-        self.pair()
+        self.hunk()
     }
 }
 
@@ -212,6 +302,21 @@ mod tests {
         let create = "--- a\n+++ b\n@@ -0,0 +1,2 @@\n+kind: X\n+x: 1\n";
         assert_eq!(read(create).unwrap()[0].live, "");
         assert!(read("").unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_hunks_sides_are_read_where_they_lie() {
+        let output = format!("{UPDATE}\\ No newline at end of file\n");
+        let hunk = Hunks::new(&output).next().unwrap().unwrap();
+        for (side, text) in [
+            (Side::Live, "apiVersion: v1\ndata: 1\nkind: ConfigMap\n"),
+            (Side::Merged, "apiVersion: v1\ndata: 2\nkind: ConfigMap\n"),
+        ] {
+            let lines = hunk.lines(side);
+            assert_eq!(lines.len(), 3);
+            assert_eq!(lines.collect::<Vec<_>>(), text.lines().collect::<Vec<_>>());
+            assert_eq!(hunk.text(side), text);
+        }
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! changes, and the rendered set a preview diffs and a deploy applies. Neither adapter
 //! owns these; both stand on them.
 
+pub mod block_yaml;
 pub mod fold;
 pub mod hunks;
 pub mod objects;

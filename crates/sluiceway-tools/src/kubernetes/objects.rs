@@ -5,6 +5,8 @@ use saphyr::Scalar;
 use saphyr_parser::Event;
 use serde_json::{Map, Number, Value};
 
+use super::block_yaml;
+
 /// Text that is not the YAML the step expects; it says nothing more, so nothing of the
 /// text can travel with it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -13,8 +15,12 @@ pub struct NotYaml;
 
 /// Reads one side of a pair: `None` for an absent object (empty text, or the single line
 /// `null` kubectl prints for a Secret that does not exist yet). `Err` when the text is
-/// not exactly one mapping.
+/// not exactly one mapping. kubectl's own block layout is read line by line, anything
+/// else by the general parser.
 pub fn read_side(text: &str) -> Result<Option<Value>, NotYaml> {
+    if let Some(object) = block_yaml::read(text) {
+        return Ok(Some(object));
+    }
     let docs = documents(text)?;
     match docs.as_slice() {
         [] | [Value::Null] => Ok(None),
@@ -49,10 +55,10 @@ enum Frame {
     Mapping(Map<String, Value>, Option<String>),
 }
 
-/// Parses a YAML stream straight from the parser's events into JSON values, with the
-/// YAML 1.2 core schema for plain scalars. Building the values directly, without an
-/// intermediate YAML tree, is what makes a diff of thousands of objects quick to read.
-fn documents(text: &str) -> Result<Vec<Value>, NotYaml> {
+/// Parses a YAML stream with the general parser, straight from its events into JSON
+/// values, with the YAML 1.2 core schema for plain scalars. Building the values
+/// directly, without an intermediate YAML tree, keeps even this path quick.
+pub fn documents(text: &str) -> Result<Vec<Value>, NotYaml> {
     let mut docs = Vec::new();
     let mut stack: Vec<Frame> = Vec::new();
     for event in saphyr_parser::Parser::new_from_str(text) {
@@ -66,7 +72,7 @@ fn documents(text: &str) -> Result<Vec<Value>, NotYaml> {
                     }
                     continue;
                 }
-                scalar(
+                resolved(
                     Scalar::parse_from_cow_and_metadata(value, style, tag.as_ref())
                         .ok_or(NotYaml)?,
                 )
@@ -110,7 +116,8 @@ fn documents(text: &str) -> Result<Vec<Value>, NotYaml> {
     }
 }
 
-fn scalar(value: Scalar<'_>) -> Value {
+/// A resolved scalar as a JSON value; a float JSON cannot hold (NaN, infinity) is null.
+pub(super) fn resolved(value: Scalar<'_>) -> Value {
     match value {
         Scalar::Null => Value::Null,
         Scalar::Boolean(b) => Value::Bool(b),
