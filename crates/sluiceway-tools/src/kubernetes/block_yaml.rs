@@ -76,7 +76,7 @@ struct Reader<'a> {
 /// What a line's text (or the rest of it after a sequence's `- `) starts.
 enum Start<'a> {
     /// `key: rest`, or `key:` with an empty rest.
-    Entry(String, &'a str),
+    Entry(Cow<'a, str>, &'a str),
     /// A scalar and nothing more.
     Scalar,
 }
@@ -101,7 +101,7 @@ impl<'a> Reader<'a> {
             };
             self.at += 1;
             let value = self.value_of_key(indent, rest)?;
-            map.insert(key, value);
+            map.insert(key.into_owned(), value);
         }
         Some(Value::Object(map))
     }
@@ -158,19 +158,11 @@ impl<'a> Reader<'a> {
                 self.value_below(indent)?
             } else if is_item(content) {
                 // `- - item` opens a sequence whose dashes stand where the inner one does.
-                self.lines[self.at] = Line {
-                    indent: column,
-                    text: content,
-                    whole: line.whole,
-                };
+                self.open_at(column, content, line.whole);
                 self.sequence(column)?
             } else if let Start::Entry(..) = start(content)? {
                 // `- key: value` opens a mapping whose keys stand where this key does.
-                self.lines[self.at] = Line {
-                    indent: column,
-                    text: content,
-                    whole: line.whole,
-                };
+                self.open_at(column, content, line.whole);
                 self.mapping(column)?
             } else {
                 self.at += 1;
@@ -179,6 +171,16 @@ impl<'a> Reader<'a> {
             items.push(item);
         }
         Some(Value::Array(items))
+    }
+
+    /// Reads the rest of an item's line, after its dash, as a line of its own that
+    /// starts at `column`, where the collection it opens stands.
+    fn open_at(&mut self, column: usize, text: &'a str, whole: &'a str) {
+        self.lines[self.at] = Line {
+            indent: column,
+            text,
+            whole,
+        };
     }
 
     /// A literal block's content, the lines below its header (already taken) that are
@@ -251,7 +253,7 @@ fn start(text: &str) -> Option<Start<'_>> {
     } else {
         rest.strip_prefix(' ')?.trim_start_matches(' ')
     };
-    Some(Start::Entry(key.into_owned(), rest))
+    Some(Start::Entry(key, rest))
 }
 
 /// A scalar that is all of the text: quoted, plain, or an empty flow collection.
