@@ -17,7 +17,7 @@ use sluiceway_core::values::{ShownValue, ValueList};
 
 use super::block_yaml;
 use super::hunks::{Hunk, HunkError, Hunks, ObjectPair, Side};
-use super::objects::{Identity, NotYaml, read_side};
+use super::objects::{Identity, NotYaml, read_side, read_side_generally};
 use crate::changed_paths::changed_paths;
 
 /// The metadata fields the server writes.
@@ -64,7 +64,7 @@ fn read_pair(pair: &ObjectPair, object: usize) -> Result<ReadPair, FoldError> {
 fn read_hunk(hunk: &Hunk<'_>, object: usize) -> Result<ReadPair, FoldError> {
     let side = |side| match block_yaml::read_lines(hunk.lines(side)) {
         Some(read) => Ok(Some(read)),
-        None => read_side(&hunk.text(side)),
+        None => read_side_generally(&hunk.text(side)),
     };
     identify(side(Side::Live), side(Side::Merged), object)
 }

@@ -18,9 +18,15 @@ pub struct NotYaml;
 /// not exactly one mapping. kubectl's own block layout is read line by line, anything
 /// else by the general parser.
 pub fn read_side(text: &str) -> Result<Option<Value>, NotYaml> {
-    if let Some(object) = block_yaml::read(text) {
-        return Ok(Some(object));
+    match block_yaml::read(text) {
+        Some(object) => Ok(Some(object)),
+        None => read_side_generally(text),
     }
+}
+
+/// What [`read_side`] answers, by the general parser alone: for a side the block-layout
+/// reader has already left.
+pub(super) fn read_side_generally(text: &str) -> Result<Option<Value>, NotYaml> {
     let docs = documents(text)?;
     match docs.as_slice() {
         [] | [Value::Null] => Ok(None),
