@@ -63,6 +63,14 @@ pub enum FailureReason {
     ToolUnusable {
         tool: String,
     },
+    /// The runner's tool does not meet the root module's own `required_version` (issue
+    /// 44): the tool would refuse the module, so it is not run. `constraint` is the
+    /// module's text, `found` the version the job's check found.
+    VersionNotMet {
+        tool: String,
+        constraint: String,
+        found: String,
+    },
     /// The stack's own `envFile` is missing or not `NAME=value` lines (decision 0103):
     /// its tool did not run; the job log names the file's line or the key.
     EnvFileNotLoaded,
@@ -113,6 +121,11 @@ impl FailureReason {
             },
             ToolUnusable {
                 tool: "tofu".to_owned(),
+            },
+            VersionNotMet {
+                tool: "tofu".to_owned(),
+                constraint: "~> 1.7".to_owned(),
+                found: "v1.6.2".to_owned(),
             },
             EnvFileNotLoaded,
             ShardLost,
@@ -172,6 +185,9 @@ impl FailureReason {
             }
             ToolUnusable { .. } => {
                 "Install the tool, at least at the version the book's tool page names, in a step before Sluiceway's."
+            }
+            VersionNotMet { .. } => {
+                "Install a version of the tool that meets the module's `required_version` in a step before Sluiceway's (`tofu_version` of setup-opentofu, `terraform_version` of setup-terraform), or change the constraint if the module works with the version the runner has. `sluiceway check` says so from the files when the workflow names its version."
             }
             EnvFileNotLoaded => {
                 "Make the stack's `envFile` exist and hold only `NAME=value` lines; the job log names the line that is wrong, and `sluiceway check` finds it too."
@@ -233,6 +249,14 @@ impl fmt::Display for FailureReason {
             FailureReason::ToolUnusable { tool } => write!(
                 f,
                 "{tool} is missing on the runner or older than Sluiceway needs; the job log says which"
+            ),
+            FailureReason::VersionNotMet {
+                tool,
+                constraint,
+                found,
+            } => write!(
+                f,
+                "the module requires {tool} {constraint} (its required_version) and the runner has {found}"
             ),
             FailureReason::EnvFileNotLoaded => {
                 f.write_str("the env file of the stack could not be loaded")

@@ -9,7 +9,7 @@ use saphyr::{LoadableYamlNode, Yaml};
 use crate::claim::{Claims, SUGGESTED_UNRELATED};
 use crate::config::Config;
 use crate::discovery::gitops::{self, GitOps};
-use crate::discovery::{Verdict, is_manifest, kustomization_in, root_module};
+use crate::discovery::{Verdict, component_in, is_manifest, kustomization_in, root_module};
 use crate::glob::FileGlobs;
 use crate::repo::{FileSource, RepoFiles, child, split};
 use crate::stack::Tool;
@@ -172,6 +172,8 @@ pub fn propose(files: &RepoFiles, source: &impl FileSource) -> Proposal {
         })
         .filter(|d| !declared_dirs.iter().any(|c| crate::repo::is_within(d, c)))
         .filter(|d| !deployed_elsewhere(d))
+        // A Component deploys only inside the kustomization that includes it.
+        .filter(|d| component_in(files, source, d).is_none())
         .filter(|d| {
             kustomization_in(files, d).is_some()
                 || files
@@ -223,14 +225,15 @@ pub fn propose(files: &RepoFiles, source: &impl FileSource) -> Proposal {
                 "#   {}: {} ({})",
                 tree.path,
                 tree.controller.name(),
-                tree.file
+                tree.said_by()
             )
             .ok();
             unknowns.push(format!(
-                "{}: deployed by {}, as {} says, so not proposed as a stack",
+                "{}: deployed by {}, as {} {}, so not proposed as a stack",
                 tree.path,
                 tree.controller.name(),
-                tree.file
+                tree.said_by(),
+                tree.verb()
             ));
         }
     }

@@ -391,3 +391,35 @@ fn a_phase_key_that_is_secret_missing_or_not_a_phase_is_an_error_that_never_quot
         "{said}"
     );
 }
+
+/// Issue 44: each `required_version` of a module's files, at its own line, in file
+/// order; a one-line block is found on its line; JSON files, other blocks and files
+/// that are not HCL set none.
+#[test]
+fn a_modules_required_versions_are_read_at_their_lines() {
+    use sluiceway_core::discovery::root_module::{RequiredVersion, required_versions};
+    let repo = MemoryRepo::default()
+        .with("m/main.tf", BACKEND)
+        .with(
+            "m/versions.tf",
+            "# pinned\nterraform {\n  required_providers {}\n  required_version = \"~> 1.7\"\n}\n",
+        )
+        .with("m/x.tf", "locals { required_version = \"9\" }\n\nterraform { required_version = \">= 1.5, < 2.0\" }\n")
+        .with("m/broken.tf", "terraform {\n  required_version = \n")
+        .with("m/y.tf.json", "{\"terraform\": {\"required_version\": \"1.0.0\"}}");
+    assert_eq!(
+        required_versions(&repo.files(), &repo, "m"),
+        [
+            RequiredVersion {
+                file: "m/versions.tf".to_owned(),
+                line: 4,
+                constraint: "~> 1.7".to_owned(),
+            },
+            RequiredVersion {
+                file: "m/x.tf".to_owned(),
+                line: 3,
+                constraint: ">= 1.5, < 2.0".to_owned(),
+            },
+        ]
+    );
+}

@@ -444,6 +444,21 @@ fn hint_line(hint: &Hint, zone: &TimeZone) -> String {
     }
 }
 
+/// The empty Pending section's sentence when `unknown` of the `stacks` could not be
+/// previewed: what waits among them is not known, so no sentence says nothing does.
+fn unpreviewed(unknown: usize, stacks: usize) -> String {
+    match (unknown >= stacks, stacks) {
+        (true, 1) => "Nothing is known to be waiting: the stack could not be previewed, so whether it matches its code is not known yet.".to_owned(),
+        (true, _) => format!("Nothing is known to be waiting: none of the {stacks} stacks could be previewed, so whether they match their code is not known yet."),
+        (false, _) => format!(
+            "No change is waiting among the {} previewed; {} could not be previewed, so what {} would change is not known yet.",
+            plural(stacks - unknown, "stack", "stacks"),
+            plural(unknown, "stack", "stacks"),
+            if unknown == 1 { "it" } else { "they" }
+        ),
+    }
+}
+
 fn good_news(view: &View) -> &'static str {
     const LINES: [&str; 3] = [
         "Nothing is waiting: every stack matches its code.",
@@ -700,8 +715,15 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block], shipping: Shipping) -> 
             Section::Pending => {
                 let rows = of(Section::Pending);
                 out.push_str("## Pending\n\n");
+                // A stack whose preview failed (or was busy) is not known to match its
+                // code: an empty Pending section says only what the scan knows (issue 44).
+                let unknown = of(Section::PreviewFailed).len();
+                let unknown_note;
                 let intro = if known.is_empty() {
                     "No stacks yet. Stacks appear here once a scan finds them; `sluiceway check` says what it finds."
+                } else if rows.is_empty() && unknown > 0 {
+                    unknown_note = unpreviewed(unknown, known.len());
+                    unknown_note.as_str()
                 } else if rows.is_empty() && personality {
                     good_news(view)
                 } else if rows.is_empty() {
@@ -799,7 +821,12 @@ fn body(view: &View, zone: &TimeZone, blocks: &[&Block], shipping: Shipping) -> 
                     };
                     let _ = write!(
                         out,
-                        "## Preview failed\n\n{intro} The run's log says why.\n\n{}\n\n",
+                        "## Preview failed\n\n{intro} {}\n\n{}\n\n",
+                        // A local scan has no run: its own output says why (issue 44).
+                        match view.links.reach {
+                            crate::view::Reach::Runs => "The run's log says why.",
+                            _ => "The scan's output says why.",
+                        },
                         list(&failed)
                     );
                 }

@@ -421,6 +421,12 @@ fn failure_line(failure: &FailureLine, zone: &TimeZone) -> String {
     )
 }
 
+/// ` · [run](…)` after a failed row's words, or nothing where no run exists.
+fn run_suffix(run: Option<&str>) -> String {
+    run.map(|run| format!(" · [run]({run})"))
+        .unwrap_or_default()
+}
+
 fn spinner(style: &Style<'_>, file: &str) -> String {
     if !style.personality() {
         return String::new();
@@ -726,8 +732,9 @@ pub(crate) fn render(row: &Row, level: u8, style: &Style<'_>) -> RenderedRow {
         State::PreviewFailed { reason, run } => {
             facts.state = Some(RowState::PreviewFailed);
             lines.push(format!(
-                "- **{id}** · preview failed: {} · [run]({run})",
-                escape::text(reason)
+                "- **{id}** · preview failed: {}{}",
+                escape::text(reason),
+                run_suffix(run.as_deref())
             ));
             lines.extend(failure.clone());
             lines.extend(notes.clone());
@@ -735,7 +742,10 @@ pub(crate) fn render(row: &Row, level: u8, style: &Style<'_>) -> RenderedRow {
         State::Busy { run } => {
             facts.state = Some(RowState::PreviewFailed);
             facts.busy = true;
-            lines.push(format!("- **{id}** · busy: another update holds the stack's lock, the next scan previews it · [run]({run})"));
+            lines.push(format!(
+                "- **{id}** · busy: another update holds the stack's lock, the next scan previews it{}",
+                run_suffix(run.as_deref())
+            ));
             lines.extend(failure.clone());
             lines.extend(notes.clone());
         }

@@ -350,13 +350,15 @@ pub enum State {
         on_merge: bool,
         run: String,
     },
+    /// `run` is the failed job's address, `None` where no run exists to link to (a
+    /// local scan): a row never links to a run that is not there.
     PreviewFailed {
         reason: String,
-        run: String,
+        run: Option<String>,
     },
     /// Another update holds the stack's state lock.
     Busy {
-        run: String,
+        run: Option<String>,
     },
     InSync,
 }

@@ -218,13 +218,13 @@ fn every_state() -> View {
             "data/cache:prod",
             State::PreviewFailed {
                 reason: "the preview timed out after 10 minutes".into(),
-                run: "https://github.com/acme/infra/actions/runs/900/job/1".into(),
+                run: Some("https://github.com/acme/infra/actions/runs/900/job/1".into()),
             },
         ),
         simple(
             "infra/dns:prod",
             State::Busy {
-                run: "https://github.com/acme/infra/actions/runs/900/job/2".into(),
+                run: Some("https://github.com/acme/infra/actions/runs/900/job/2".into()),
             },
         ),
         simple("apps/auth:prod", State::InSync),
@@ -828,7 +828,7 @@ proptest! {
                 row.state = match kind {
                     0 => row.state,
                     1 => State::InSync,
-                    2 => State::PreviewFailed { reason: "the preview timed out after 10 minutes".into(), run: "https://example.invalid/run".into() },
+                    2 => State::PreviewFailed { reason: "the preview timed out after 10 minutes".into(), run: Some("https://example.invalid/run".into()) },
                     _ => State::Deploying { ticker: "alice".into(), on_merge: false, run: "https://example.invalid/run".into(), attribution: None },
                 };
                 if *failed {

@@ -473,18 +473,22 @@ fn init_on_an_argo_cd_homelab_proposes_no_chart_and_names_every_argo_tree() {
         "{config}"
     );
     assert_eq!(hints, ["  #  - path: bootstrap/argocd"], "{config}");
-    let trees: Vec<(String, String)> = check["setup"]["gitops"]
+    // Each tree once, naming both values files that list it (issue 44).
+    let trees: Vec<(String, Vec<String>)> = check["setup"]["gitops"]
         .as_array()
         .unwrap()
         .iter()
         .map(|t| {
             (
                 t["path"].as_str().unwrap().to_owned(),
-                t["file"].as_str().unwrap().to_owned(),
+                serde_json::from_value(t["files"].clone()).unwrap(),
             )
         })
         .collect();
-    let values = "system/argocd/values.yaml".to_owned();
+    let values = vec![
+        "system/argocd/values-seed.yaml".to_owned(),
+        "system/argocd/values.yaml".to_owned(),
+    ];
     assert_eq!(
         trees,
         [
@@ -494,8 +498,18 @@ fn init_on_an_argo_cd_homelab_proposes_no_chart_and_names_every_argo_tree() {
         ]
     );
     assert!(
-        said.contains("apps/*: deployed by Argo CD, as system/argocd/values.yaml says"),
+        said.contains("apps/*: deployed by Argo CD, as system/argocd/values-seed.yaml and system/argocd/values.yaml say, so not proposed"),
         "{said}"
+    );
+    assert_eq!(
+        said.matches("apps/*: deployed by").count(),
+        1,
+        "one line per tree: {said}"
+    );
+    assert_eq!(
+        config.matches("#   apps/*: Argo CD").count(),
+        1,
+        "one line per tree: {config}"
     );
 
     // Declared anyway: check says who else deploys it.
@@ -509,10 +523,75 @@ fn init_on_an_argo_cd_homelab_proposes_no_chart_and_names_every_argo_tree() {
     let out = sluiceway(&["check", "--repo", repo.path().to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(
-        text(&out.stdout).contains("also deployed by Argo CD, as system/argocd/values.yaml says"),
+        text(&out.stdout).contains("also deployed by Argo CD, as system/argocd/values-seed.yaml and system/argocd/values.yaml say"),
         "{}",
         text(&out.stdout)
     );
+}
+
+/// Issue 44: a Kustomize Component is only ever included by another kustomization
+/// (or a Flux `Kustomization`'s `components`), so a kubectl stack declared on one is
+/// refused at its entry, naming the component's file and the line that says so.
+#[test]
+fn check_refuses_a_kubectl_stack_declared_on_a_kustomize_component() {
+    let repo = tempfile::tempdir().unwrap();
+    support::homelab::flux(repo.path());
+    fs::write(
+        repo.path().join("sluiceway.yaml"),
+        "stacks:\n  - path: kubernetes/bootstrap\n    tool: kubectl\n  - path: kubernetes/components/zeroscaler\n    tool: kubectl\n",
+    )
+    .unwrap();
+    let out = sluiceway(&["check", "--repo", repo.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(
+        said.contains("sluiceway.yaml:4:")
+            && said.contains("stacks[1].path")
+            && said.contains("kubernetes/components/zeroscaler/kustomization.yaml (line 4) is a Kustomize Component, which kubectl cannot build alone"),
+        "{said}"
+    );
+    assert!(
+        !said.contains("stacks[0]"),
+        "the bootstrap is a kustomization of its own: {said}"
+    );
+}
+
+/// Issue 44: where the workflow sets up an exact tofu version, `check` holds each root
+/// module's `required_version` to it and warns at the step's version line.
+#[test]
+fn check_warns_when_the_workflows_tofu_does_not_meet_a_modules_required_version() {
+    let repo = tempfile::tempdir().unwrap();
+    support::homelab::argo(repo.path());
+    let workflow = "on:\n  push: { branches: [main] }\njobs:\n  sluiceway:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: opentofu/setup-opentofu@v1\n        with:\n          tofu_version: 1.6.2\n          tofu_wrapper: false\n      - uses: sluiceway/sluiceway-rs@v0\n";
+    fs::create_dir_all(repo.path().join(".github/workflows")).unwrap();
+    fs::write(repo.path().join(".github/workflows/deploy.yml"), workflow).unwrap();
+    fs::write(
+        repo.path().join("sluiceway.yaml"),
+        "stacks:\n  - path: external\n    tool: opentofu\n",
+    )
+    .unwrap();
+    let out = sluiceway(&["check", "--repo", repo.path().to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "a warning, not a refusal: {}",
+        text(&out.stderr)
+    );
+    let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(
+        said.contains(".github/workflows/deploy.yml:10")
+            && said.contains("this step sets up tofu 1.6.2, and external requires tofu ~> 1.7 (external/versions.tf line 2), so its previews would fail"),
+        "{said}"
+    );
+    // A version that meets it says nothing.
+    fs::write(
+        repo.path().join(".github/workflows/deploy.yml"),
+        workflow.replace("1.6.2", "1.7.4"),
+    )
+    .unwrap();
+    let out = sluiceway(&["check", "--repo", repo.path().to_str().unwrap()]);
+    let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(!said.contains("requires tofu"), "{said}");
 }
 
 /// Decision 0052's bad input: a value-list entry no adapter writes is a warning at its

@@ -233,3 +233,78 @@ fn the_inits_share_a_plugin_cache_only_when_the_workflow_names_none() {
     assert_eq!(caches, vec!["unset".to_owned(); 2]);
     assert!(!said.contains("provider plugin cache"), "{said}");
 }
+
+/// Issue 44, on a layout like the Argo CD homelab: its OpenTofu module says
+/// `required_version = "~> 1.7"` and the runner's tofu is 1.6.2. A local scan of a
+/// checkout with no GitHub remote fails the stack with a reason that names both, before
+/// any init; the row links no run (there is none) and nothing on github.com (no
+/// repository is named); and the Pending section does not claim the stack matches its
+/// code, since nothing is known of it.
+#[test]
+fn a_required_version_the_tofu_does_not_meet_fails_its_row_by_name_and_links_nothing() {
+    let repo = tempfile::tempdir().unwrap();
+    support::homelab::argo(repo.path());
+    // As `init` proposes it.
+    std::fs::write(
+        repo.path().join("sluiceway.yaml"),
+        "stacks:\n  - path: external\n    tool: opentofu\n",
+    )
+    .unwrap();
+    git(repo.path(), &["init", "-q", "-b", "main"]);
+    git(repo.path(), &["add", "-A"]);
+    git(repo.path(), &["commit", "-q", "-m", "homelab"]);
+    let out = tempfile::tempdir().unwrap();
+    let tools = format!("{}:/usr/bin:/bin", tofu_dir().display());
+    let ran = local_scan(repo.path(), out.path(), &tools);
+    let said = text(&ran.stderr);
+    assert!(
+        ran.status.success(),
+        "a failed preview is a row, not a failed scan: {said}"
+    );
+    assert!(
+        !said.contains("tofu init"),
+        "no init runs for a module the tool would refuse: {said}"
+    );
+    let body = std::fs::read_to_string(out.path().join("dashboard.md")).unwrap();
+    let row = body
+        .lines()
+        .find(|l| l.starts_with("- **external**"))
+        .unwrap_or_else(|| panic!("{body}"));
+    assert!(
+        // Escaped as every row's words are; GitHub shows `~> 1.7` and `required_version`.
+        row.contains(
+            "preview failed: the module requires tofu &#126;&gt; 1.7 (its required&#95;version) and the runner has v1.6.2"
+        ),
+        "{row}"
+    );
+    // The footer names Sluiceway's own repository; nothing names one of the user's.
+    assert!(
+        !body.contains("github.com//")
+            && !body.contains("/actions/runs/")
+            && !body.contains("/commit/"),
+        "no link to a repository nobody named: {body}"
+    );
+    assert!(
+        !body.contains("[run]("),
+        "no link to a run that does not exist: {body}"
+    );
+    assert!(
+        !body.contains("run's log"),
+        "no run, so no run's log: {body}"
+    );
+    assert!(
+        !body.contains("every stack matches its code")
+            && !body.contains("No stack has changes waiting"),
+        "{body}"
+    );
+    assert!(
+        body.contains("Nothing is known to be waiting: the stack could not be previewed"),
+        "{body}"
+    );
+    let summary = std::fs::read_to_string(out.path().join("summary.md")).unwrap();
+    assert!(
+        summary.contains("external/versions.tf line 2 sets required_version")
+            || said.contains("external/versions.tf line 2 sets required_version"),
+        "the detail names the file and line: {said}"
+    );
+}

@@ -1,8 +1,10 @@
 //! Checks that a declared stack's directory holds what its tool needs, from files alone.
 
+use saphyr::{LoadableYamlNode, Yaml};
+
 use crate::config::{StackEntry, Wrapper};
 use crate::discovery::cdktf::APP_FILE;
-use crate::repo::{RepoFiles, child, join};
+use crate::repo::{FileSource, RepoFiles, child, join};
 use crate::stack::{Chart, Tool, ToolOptions};
 
 const KUSTOMIZATIONS: [&str; 3] = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
@@ -21,9 +23,35 @@ pub fn kustomization_in(files: &RepoFiles, dir: &str) -> Option<String> {
         .cloned()
 }
 
+/// A Kustomize Component in `dir`: its kustomization file and the line that says
+/// `kind: Component`. A Component (`kustomize.config.k8s.io/v1alpha1`) is only ever
+/// included by another kustomization's `components`; `kubectl kustomize` cannot build
+/// it alone, so it is never a stack of its own.
+pub fn component_in(
+    files: &RepoFiles,
+    source: &impl FileSource,
+    dir: &str,
+) -> Option<(String, usize)> {
+    let file = child(dir, &kustomization_in(files, dir)?);
+    let text = source.read_text(&file)?;
+    let document = Yaml::load_from_str(&text).ok()?.into_iter().next()?;
+    if document.as_mapping_get("kind").and_then(Yaml::as_str) != Some("Component") {
+        return None;
+    }
+    let line = text
+        .lines()
+        .position(|l| {
+            l.strip_prefix("kind:")
+                .is_some_and(|rest| rest.trim().trim_matches(['"', '\'']) == "Component")
+        })
+        .map_or(1, |index| index + 1);
+    Some((file, line))
+}
+
 /// What is wrong with the directory a tool entry declares, in words; empty when fine.
 pub(crate) fn problems(
     files: &RepoFiles,
+    source: &impl FileSource,
     entry: &StackEntry,
     tool: Tool,
     options: &ToolOptions,
@@ -127,6 +155,8 @@ pub(crate) fn problems(
                 }
             } else if kustomization.is_none() && !names.iter().any(|n| is_manifest(n)) {
                 problems.push(format!("{dir} holds no kustomization and no *.yaml, *.yml or *.json manifests directly in it"));
+            } else if let Some((file, line)) = component_in(files, source, dir) {
+                problems.push(format!("{file} (line {line}) is a Kustomize Component, which kubectl cannot build alone; declare the kustomization that includes it in `components` instead"));
             }
         }
         _ => {}

@@ -27,15 +27,33 @@ impl Controller {
     }
 }
 
-/// One tree and the file that says who deploys it.
+/// One tree and the files that say who deploys it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Tree {
     /// A directory of the repository (`.` for all of it), or a glob of directories
     /// (an `ApplicationSet`'s `apps/*`).
     pub path: String,
     pub controller: Controller,
-    /// The file that names it.
-    pub file: String,
+    /// The files that name it, in path order: more than one where several say the same
+    /// (an Argo CD chart's `values.yaml` and its `values-seed.yaml`), so that a tree is
+    /// named once however many files name it.
+    pub files: Vec<String>,
+}
+
+impl Tree {
+    /// The files that name the tree, for a sentence: `a`, `a and b`, `a, b and c`.
+    pub fn said_by(&self) -> String {
+        match self.files.as_slice() {
+            [] => String::new(),
+            [one] => one.clone(),
+            [init @ .., last] => format!("{} and {last}", init.join(", ")),
+        }
+    }
+
+    /// `says` after one file, `say` after several.
+    pub fn verb(&self) -> &'static str {
+        if self.files.len() > 1 { "say" } else { "says" }
+    }
 }
 
 /// Every tree a controller deploys, in path order.
@@ -69,7 +87,17 @@ impl GitOps {
         }
         trees.sort();
         trees.dedup();
-        GitOps { trees }
+        // One tree per path and controller, with every file that names it.
+        let mut merged: Vec<Tree> = Vec::with_capacity(trees.len());
+        for tree in trees {
+            match merged.last_mut() {
+                Some(last) if last.path == tree.path && last.controller == tree.controller => {
+                    last.files.extend(tree.files);
+                }
+                _ => merged.push(tree),
+            }
+        }
+        GitOps { trees: merged }
     }
 
     /// The tree that deploys `dir`, when one does: the first, in path order.
@@ -152,7 +180,7 @@ fn read_document(document: &Yaml<'_>, file: &str, in_argo_chart: bool, trees: &m
             trees.push(Tree {
                 path,
                 controller,
-                file: file.to_owned(),
+                files: vec![file.to_owned()],
             });
         }
     };
@@ -336,7 +364,8 @@ mod tests {
         assert_eq!(
             trees
                 .deploying("kubernetes/apps/media/plex/app/config")
-                .map(|t| t.file.as_str()),
+                .map(|t| t.said_by())
+                .as_deref(),
             Some("kubernetes/apps/media/plex/ks.yaml")
         );
         assert!(trees.deploying("kubernetes/apps/media/plex").is_none());
@@ -379,11 +408,15 @@ mod tests {
         assert_eq!(
             trees
                 .deploying("apps/blog/templates")
-                .map(|t| t.file.as_str()),
+                .map(|t| t.said_by())
+                .as_deref(),
             Some("argo/set.yaml")
         );
         assert_eq!(
-            trees.deploying("system/argocd").map(|t| t.file.as_str()),
+            trees
+                .deploying("system/argocd")
+                .map(|t| t.said_by())
+                .as_deref(),
             Some("system/argocd/values.yaml"),
             "the values of an Argo CD chart say so too"
         );

@@ -24,7 +24,7 @@ use crate::glob::IdGlob;
 use crate::repo::{FileSource, RepoFiles};
 use crate::stack::{CostSetting, Origin, Stack, StackId, StackSettings, Tool, ToolOptions};
 
-pub use declared::{is_manifest, kustomization_in};
+pub use declared::{component_in, is_manifest, kustomization_in};
 pub use root_module::Verdict;
 
 /// The default environment of a stack's deployment records.
@@ -131,7 +131,7 @@ pub fn discover(
         dir_tools
             .entry(entry.path.as_str())
             .or_insert((*tool, wrapper, entry.index));
-        let found = declared::problems(files, entry, *tool, options);
+        let found = declared::problems(files, source, entry, *tool, options);
         // An app's own file is read once, however many of its stacks are declared.
         if found.is_empty()
             && wrapper == Some(crate::config::Wrapper::Cdktf)

@@ -225,6 +225,77 @@ fn read_module_files(files: &RepoFiles, source: &impl FileSource, dir: &str) -> 
         .collect()
 }
 
+/// A `required_version` a root module's `terraform` block sets: where, and the
+/// constraint as written (`~> 1.7`). Read from the files alone, so that a runner's tool
+/// that does not meet it fails the stack with a reason that names both (issue 44), and
+/// `check` can say so before any run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequiredVersion {
+    pub file: String,
+    /// 1-based; the line of the attribute.
+    pub line: usize,
+    pub constraint: String,
+}
+
+/// Every `required_version` in the module files of `dir` (each must hold), in file order.
+/// A file that cannot be read as HCL sets none here; the tool itself says what is wrong.
+pub fn required_versions(
+    files: &RepoFiles,
+    source: &impl FileSource,
+    dir: &str,
+) -> Vec<RequiredVersion> {
+    let mut found = Vec::new();
+    for name in files
+        .files_in(dir)
+        .iter()
+        .filter(|n| is_module_file(n) && !n.ends_with(".json"))
+    {
+        let path = child(dir, name);
+        let Some(text) = source.read_text(&path) else {
+            continue;
+        };
+        let Ok(body) = hcl::parse(&text) else {
+            continue;
+        };
+        for block in body.blocks().filter(|b| b.identifier() == "terraform") {
+            for attribute in block
+                .body()
+                .attributes()
+                .filter(|a| a.key() == "required_version")
+            {
+                let hcl::Expression::String(constraint) = attribute.expr() else {
+                    continue;
+                };
+                // The first line that sets it at or after the `terraform` block's
+                // opening (perhaps on that line); the block's line when none reads so.
+                let lines: Vec<&str> = text.lines().collect();
+                let opens = lines
+                    .iter()
+                    .position(|l| {
+                        l.trim_start()
+                            .strip_prefix("terraform")
+                            .is_some_and(|rest| rest.trim_start().starts_with('{'))
+                    })
+                    .unwrap_or(0);
+                let line = lines[opens..]
+                    .iter()
+                    .position(|l| {
+                        l.split("required_version")
+                            .skip(1)
+                            .any(|rest| rest.trim_start().starts_with('='))
+                    })
+                    .map_or(opens + 1, |index| opens + index + 1);
+                found.push(RequiredVersion {
+                    file: path.clone(),
+                    line,
+                    constraint: constraint.clone(),
+                });
+            }
+        }
+    }
+    found
+}
+
 fn is_local_source(source: &str) -> bool {
     source.starts_with("./") || source.starts_with("../")
 }

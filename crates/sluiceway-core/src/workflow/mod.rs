@@ -6,6 +6,7 @@
 //! says nothing more than that: a warning the check cannot stand behind is noise.
 
 pub mod lint;
+pub mod tool_setup;
 
 use saphyr::{LoadableYamlNode, Yaml};
 

@@ -9,16 +9,18 @@ use serde::Serialize;
 use sluiceway_core::claim::{Claims, suggested_unrelated, unclaimed_by_directory};
 use sluiceway_core::config::{self, ConfigProblem, DeployTrigger};
 use sluiceway_core::credentials::{self, Given};
-use sluiceway_core::discovery::Verdict;
 use sluiceway_core::discovery::gitops::GitOps;
+use sluiceway_core::discovery::{Verdict, root_module};
 use sluiceway_core::identity;
 use sluiceway_core::named::unclaimed_named_files;
 use sluiceway_core::repo::{FileSource, RepoFiles};
-use sluiceway_core::stack::{Origin, Stack, ToolOptions};
+use sluiceway_core::stack::{Origin, Stack, Tool, ToolOptions};
 use sluiceway_core::workflow::{
     self,
     lint::{self, Finding, SluicewayJob},
+    tool_setup,
 };
+use sluiceway_tools::version::Version;
 
 use crate::base::Outcome;
 use crate::base::checkout::Checkout;
@@ -117,7 +119,13 @@ pub struct GitOpsJson {
     pub path: String,
     /// `Flux` or `Argo CD`.
     pub controller: String,
+    /// The first file that names the tree, as version 1 has always said.
     pub file: String,
+    /// Every file that names it (issue 44: one tree, named once).
+    pub files: Vec<String>,
+    /// Those files for a sentence, with their verb: `a says`, `a and b say`.
+    #[serde(skip)]
+    pub said_by: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -375,12 +383,55 @@ fn summary_text(report: &CheckReport, text: &str) -> String {
     out
 }
 
+/// A warning at each workflow step that sets up a tool version a root module's own
+/// `required_version` refuses (issue 44): the scan would fail that stack with the same
+/// two facts, so check says so from the files first.
+fn unmet_required_versions(
+    stacks: &[Stack],
+    setups: &[tool_setup::SetUpTool],
+    files: &RepoFiles,
+    checkout: &Checkout,
+) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for stack in stacks {
+        let binary = match (&stack.tool, &stack.options) {
+            (Tool::OpenTofu, ToolOptions::RootModule { wrapper: None, .. }) => "tofu",
+            (Tool::Terraform, ToolOptions::RootModule { wrapper: None, .. }) => "terraform",
+            _ => continue,
+        };
+        let required = root_module::required_versions(files, checkout, &stack.path);
+        for setup in setups.iter().filter(|s| s.binary == binary) {
+            let Some(version) = Version::parse(&setup.version)
+                .or_else(|| Version::parse(&format!("{}.0", setup.version)))
+            else {
+                continue;
+            };
+            for unmet in required
+                .iter()
+                .filter(|r| version.meets(&r.constraint) == Some(false))
+            {
+                findings.push(Finding {
+                    file: setup.file.clone(),
+                    line: setup.line,
+                    message: format!(
+                        "this step sets up {binary} {}, and {} requires {binary} {} ({} line {}), so its previews would fail",
+                        setup.version, stack.id, unmet.constraint, unmet.file, unmet.line
+                    ),
+                });
+            }
+        }
+    }
+    findings
+}
+
 /// The repository's workflow files that run this action: their jobs, what they lack,
 /// and each job's parsed text for the credentials it gives.
 struct Workflows {
     jobs: Vec<SluicewayJob>,
     findings: Vec<Finding>,
     parsed: BTreeMap<String, serde_json::Value>,
+    /// Every step of any workflow that sets up a tool at an exact version.
+    setups: Vec<tool_setup::SetUpTool>,
 }
 
 impl Workflows {
@@ -389,6 +440,7 @@ impl Workflows {
             jobs: Vec::new(),
             findings: Vec::new(),
             parsed: BTreeMap::new(),
+            setups: Vec::new(),
         };
         for path in files
             .files_in(".github/workflows")
@@ -399,6 +451,7 @@ impl Workflows {
             let Some(text) = checkout.read_text(&path) else {
                 continue;
             };
+            read.setups.extend(tool_setup::set_up_tools(&path, &text));
             let (jobs, findings) = lint::lint(&path, &text, identity::REPOSITORY, merges);
             if !jobs.is_empty()
                 && let Ok(document) = config::Document::parse(&text)
@@ -597,15 +650,19 @@ fn report(setup: &Setup, checkout: &Checkout) -> Result<CheckReport, ConfigProbl
     let suggested = suggested_unrelated(&unclaimed, &config.settings.scan.unrelated);
     let named = unclaimed_named_files(&discovery.stacks, files, checkout);
     let gitops = GitOps::read(files, checkout);
-    let workflows = Workflows::read(
+    let mut workflows = Workflows::read(
         files,
         checkout,
         !config.settings.merge_and_deploy.authors.is_empty(),
     );
+    let unmet = unmet_required_versions(&discovery.stacks, &workflows.setups, files, checkout);
+    workflows.findings.extend(unmet);
     let tree_json = |tree: &sluiceway_core::discovery::gitops::Tree| GitOpsJson {
         path: tree.path.clone(),
         controller: tree.controller.name().to_owned(),
-        file: tree.file.clone(),
+        file: tree.files.first().cloned().unwrap_or_default(),
+        files: tree.files.clone(),
+        said_by: format!("{} {}", tree.said_by(), tree.verb()),
     };
     Ok(CheckReport {
         version: 1,
@@ -804,8 +861,8 @@ fn text(report: &CheckReport) -> String {
         }
         if let Some(by) = &stack.deployed_by {
             facts.push(format!(
-                "also deployed by {}, as {} says: two deployers of one tree undo each other",
-                by.controller, by.file
+                "also deployed by {}, as {}: two deployers of one tree undo each other",
+                by.controller, by.said_by
             ));
         }
         writeln!(w, "    {}", facts.join(" · ")).ok();
@@ -820,8 +877,8 @@ fn text(report: &CheckReport) -> String {
         for tree in &setup.gitops {
             writeln!(
                 w,
-                "  {}: {}, as {} says",
-                tree.path, tree.controller, tree.file
+                "  {}: {}, as {}",
+                tree.path, tree.controller, tree.said_by
             )
             .ok();
         }

@@ -416,7 +416,7 @@ fn apply(
         deploy_seconds: None,
         row: State::PreviewFailed {
             reason: reason.clone(),
-            run: run_url.clone(),
+            run: Some(run_url.clone()),
         },
         failed: Some(reason),
     };
@@ -684,7 +684,7 @@ fn apply(
                 },
                 Err(f) => State::PreviewFailed {
                     reason: f.reason.to_string(),
-                    run: run_url.clone(),
+                    run: Some(run_url.clone()),
                 },
             };
             Applied {

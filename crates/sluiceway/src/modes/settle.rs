@@ -89,7 +89,7 @@ pub fn run(job: &Job, github: &dyn GitHub, clock: &dyn Clock, printer: &mut Prin
                 stack: stack.clone(),
                 state: State::PreviewFailed {
                     reason: ended::NO_RESULT.to_owned(),
-                    run: job.run_url(),
+                    run: Some(job.run_url()),
                 },
                 failure: failures.get(stack).cloned(),
                 notes: Vec::new(),

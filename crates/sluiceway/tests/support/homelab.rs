@@ -51,6 +51,26 @@ pub(crate) fn flux(root: &Path) {
         "kubernetes/components/common/kustomization.yaml",
         "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources:\n  - ./namespace.yaml\n",
     );
+    // Components a Flux `Kustomization` includes through its own `spec.components`, as
+    // the layout's backup and scale-to-zero components are: no kustomization file names
+    // them, and each holds manifests of its own (issue 44).
+    for (component, manifest) in [
+        ("kopiur/backup", "replicationsource.yaml"),
+        ("zeroscaler", "scaledobject.yaml"),
+    ] {
+        write(
+            root,
+            &format!("kubernetes/components/{component}/kustomization.yaml"),
+            &format!(
+                "---\n# yaml-language-server: $schema=https://json.schemastore.org/kustomization\napiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources:\n  - ./{manifest}\n"
+            ),
+        );
+        write(
+            root,
+            &format!("kubernetes/components/{component}/{manifest}"),
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: \"${APP}\"\n",
+        );
+    }
     write(
         root,
         "kubernetes/components/common/namespace.yaml",
@@ -74,7 +94,7 @@ pub(crate) fn flux(root: &Path) {
                 root,
                 &format!("{dir}/ks.yaml"),
                 &format!(
-                    "---\napiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: &app {app}\n  namespace: flux-system\nspec:\n  targetNamespace: {namespace}\n  path: ./{dir}/app\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  interval: 1h\n"
+                    "---\napiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: &app {app}\n  namespace: flux-system\nspec:\n  targetNamespace: {namespace}\n  path: ./{dir}/app\n  components:\n    - ../../../../components/kopiur/backup\n    - ../../../../components/zeroscaler\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  interval: 1h\n"
                 ),
             );
             write(
@@ -138,7 +158,8 @@ pub(crate) const ARGO_CHARTS: [(&str, &[&str]); 3] = [
 /// `system/`, `platform/` and `apps/` of Helm charts that Argo CD deploys: its own chart
 /// in `system/argocd` holds, in its values, the `ApplicationSet` whose git directory
 /// generators name the three trees; a bootstrap kustomization applied by hand; OpenTofu
-/// with a backend under `external/`; Ansible under `metal/`.
+/// with a backend under `external/`, whose `required_version` the pinned OpenTofu 1.6.2
+/// does not meet; Ansible under `metal/`.
 pub(crate) fn argo(root: &Path) {
     for (tree, charts) in ARGO_CHARTS {
         for chart in charts {
@@ -167,6 +188,12 @@ pub(crate) fn argo(root: &Path) {
         "system/argocd/values.yaml",
         "argo-cd:\n  global:\n    domain: argocd.example.invalid\nargocd-apps:\n  applicationsets:\n    root:\n      generators:\n        - git:\n            repoURL: &repoURL https://git.example.invalid/ops/homelab\n            revision: &revision master\n            directories:\n              - path: system/*\n              - path: platform/*\n              - path: apps/*\n      template:\n        metadata:\n          name: '{{path.basename}}'\n        spec:\n          destination:\n            name: in-cluster\n            namespace: '{{path.basename}}'\n          project: default\n          source:\n            repoURL: *repoURL\n            path: '{{path}}'\n            targetRevision: *revision\n",
     );
+    // The seed values the bootstrap installs Argo CD with list the same trees again.
+    write(
+        root,
+        "system/argocd/values-seed.yaml",
+        "argo-cd:\n  server:\n    insecure: true\nargocd-apps:\n  applicationsets:\n    root:\n      generators:\n        - git:\n            repoURL: https://git.example.invalid/ops/homelab\n            revision: master\n            directories:\n              - path: system/*\n              - path: platform/*\n              - path: apps/*\n      template:\n        spec:\n          destination:\n            name: in-cluster\n          source:\n            path: '{{path}}'\n",
+    );
     write(
         root,
         "bootstrap/argocd/kustomization.yaml",
@@ -181,6 +208,11 @@ pub(crate) fn argo(root: &Path) {
         root,
         "external/main.tf",
         "terraform {\n  backend \"s3\" {}\n}\n\nresource \"terraform_data\" \"dns\" {}\n",
+    );
+    write(
+        root,
+        "external/versions.tf",
+        "terraform {\n  required_version = \"~> 1.7\"\n}\n",
     );
     write(
         root,

@@ -28,6 +28,7 @@ use std::time::Duration;
 use jiff::Timestamp;
 use sluiceway_core::claim::{Claimants, Claims};
 use sluiceway_core::config::{self, ConfigProblem};
+use sluiceway_core::discovery::root_module;
 use sluiceway_core::failure::{Failure, FailureReason};
 use sluiceway_core::runner::Runner;
 use sluiceway_core::stack::{Stack, StackId, Tool};
@@ -507,6 +508,17 @@ fn preview(
             None => true,
         }
     });
+    // A root module whose own `required_version` the runner's tool does not meet is
+    // refused here, with both named, rather than left to fail in its init (issue 44).
+    adapters.retain(
+        |adapter| match version_not_met(adapter, setup, checkout, &out.checked) {
+            Some(failure) => {
+                found.insert(adapter.id().clone(), Found::Failed(failure));
+                false
+            }
+            None => true,
+        },
+    );
 
     // Preparations, once for each env file among the stacks that share one; a failed one
     // fails only its own stacks. Inits join the pool; the others run first, one at a
@@ -1528,6 +1540,40 @@ fn write_result(dir: &Path, result: &ScanResult) -> std::io::Result<PathBuf> {
     let text = serde_json::to_string_pretty(result).map_err(std::io::Error::other)?;
     crate::base::files::write_whole(&path, format!("{text}\n").as_bytes())?;
     Ok(path)
+}
+
+/// The failure of a plain root module (no wrapper: a CDKTF app's module is written by
+/// its synth, a Terragrunt unit's lies elsewhere) whose `required_version` the checked
+/// tool does not meet; `None` when it meets every one, or one cannot be read.
+fn version_not_met(
+    adapter: &Adapter,
+    setup: &setup::Setup,
+    checkout: &Checkout,
+    checked: &BTreeMap<Program, Checked>,
+) -> Option<Failure> {
+    let Adapter::RootModule(module) = adapter else {
+        return None;
+    };
+    if module.wrapper.is_some() {
+        return None;
+    }
+    let found = checked.get(&Program::Tool(adapter.tool()))?.version;
+    let stack = setup
+        .discovery
+        .stacks
+        .iter()
+        .find(|st| &st.id == adapter.id())?;
+    let unmet = root_module::required_versions(&setup.files, checkout, &stack.path)
+        .into_iter()
+        .find(|required| found.meets(&required.constraint) == Some(false))?;
+    Some(Failure::with_detail(
+        FailureReason::VersionNotMet {
+            tool: module.binary.name().to_owned(),
+            constraint: unmet.constraint,
+            found: found.to_string(),
+        },
+        format!("{} line {} sets required_version", unmet.file, unmet.line),
+    ))
 }
 
 /// Where a failure's `run` link points: the job's log when the job id is known, else

@@ -431,7 +431,8 @@ fn fresh(id: &StackId, found: &Found, scanned: &Scanned<'_>) -> Row {
             sluiceway_dashboard::summary::anchor(id.as_str())
         ),
     });
-    let job_url = &scanned.job_url;
+    // A local scan has no run to link a failure to (issue 44).
+    let job_url = (scanned.links.reach == Reach::Runs).then(|| scanned.job_url.clone());
     let state = match found {
         Found::Diff(diff) if !diff.changes.is_empty() => State::Pending {
             diff: diff.clone(),
@@ -443,12 +444,12 @@ fn fresh(id: &StackId, found: &Found, scanned: &Scanned<'_>) -> Row {
             preview,
         },
         Found::Diff(_) => State::InSync,
-        Found::Failed(failure) if failure.reason == FailureReason::Busy => State::Busy {
-            run: job_url.clone(),
-        },
+        Found::Failed(failure) if failure.reason == FailureReason::Busy => {
+            State::Busy { run: job_url }
+        }
         Found::Failed(failure) => State::PreviewFailed {
             reason: failure.reason.to_string(),
-            run: job_url.clone(),
+            run: job_url,
         },
     };
     let run = scanned.links.run(scanned.run);
