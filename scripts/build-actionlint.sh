@@ -19,7 +19,7 @@ BIN="$CACHE/actionlint/$VERSION/bin"
 
 if ! { [ -x "$BIN/actionlint" ] && "$BIN/actionlint" -version | head -n 1 | grep -qx "$VERSION"; }; then
   mkdir -p "$BIN"
-  CGO_ENABLED=0 GOBIN="$BIN" go install -trimpath "github.com/rhysd/actionlint/cmd/actionlint@$VERSION"
+  CGO_ENABLED=0 GOBIN="$BIN" go install -trimpath -gcflags=all=-dwarf=false "github.com/rhysd/actionlint/cmd/actionlint@$VERSION"
   said="$("$BIN/actionlint" -version | head -n 1)"
   [ "$said" = "$VERSION" ] || { echo "the built actionlint says '$said', not $VERSION" >&2; exit 1; }
 fi

@@ -56,6 +56,8 @@ staging_version="v0.${VERSION#v1.}"
 
 cd "$MODULE"
 export GOFLAGS=-mod=mod CGO_ENABLED=0
+# The compiler writes no DWARF (-gcflags=all=-dwarf=false): the link drops it anyway
+# (-ldflags -w), and writing it cost an eighth of the compile (ADR 0043).
 # etcd at the version the Kubernetes module graph holds.
 go mod tidy
 etcd_version="$(go list -m -f '{{.Version}}' go.etcd.io/etcd/server/v3)"
@@ -70,9 +72,9 @@ LDFLAGS="-s -w \
  -X $version_pkg.gitCommit= \
  -X $version_pkg.buildDate=1970-01-01T00:00:00Z \
  -X k8s.io/client-go/pkg/version.gitVersion=$VERSION"
-go build -trimpath -ldflags "$LDFLAGS" -o "$BIN/" \
+go build -trimpath -gcflags=all=-dwarf=false -ldflags "$LDFLAGS" -o "$BIN/" \
   k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager
-go build -trimpath -ldflags "-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=module" -o "$BIN/etcd" ./etcd
+go build -trimpath -gcflags=all=-dwarf=false -ldflags "-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=module" -o "$BIN/etcd" ./etcd
 
 # Read whole, then cut: a pipe into `head` would end etcd with SIGPIPE under pipefail.
 "$BIN/kube-apiserver" --version >&2

@@ -19,6 +19,10 @@ const ALLOWED: &[(&str, &str)] = &[
     ("sluiceway-fixtures", "sluiceway-core"),
     ("sluiceway-fixtures", "sluiceway-tools"),
     ("sluiceway-book", "sluiceway-core"),
+    // No code: only the features the tests' build turns on (ADR 0043).
+    ("sluiceway", "workspace-hack"),
+    ("sluiceway-fixtures", "workspace-hack"),
+    ("sluiceway-book", "workspace-hack"),
 ];
 
 /// Crates the pure core must never reach, even indirectly.
@@ -42,10 +46,11 @@ const IMPURE_CALLS: &[&str] = &[
     "std::net",
 ];
 
-fn metadata() -> Value {
+/// What `cargo ARGS` prints, run at the workspace's root; it must succeed.
+fn cargo(args: &[&str]) -> Vec<u8> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let out = Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1"])
+        .args(args)
         .current_dir(root)
         .output()
         .unwrap();
@@ -54,7 +59,11 @@ fn metadata() -> Value {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).unwrap()
+    out.stdout
+}
+
+fn metadata() -> Value {
+    serde_json::from_slice(&cargo(&["metadata", "--format-version", "1"])).unwrap()
 }
 
 /// Package name → the names of its normal (not dev, not build) dependencies.
@@ -276,4 +285,73 @@ fn no_adapter_reaches_into_another() {
         }
     }
     assert!(broken.is_empty(), "{broken:#?}");
+}
+
+/// Each package `cargo tree` reaches with `args`, with the features it would be built
+/// with: the build the tree describes, read without compiling anything.
+fn features(args: &[&str]) -> BTreeMap<String, BTreeSet<String>> {
+    let tree = [
+        &[
+            "tree",
+            "--frozen",
+            "--prefix",
+            "none",
+            "--format",
+            "{p} [{f}]",
+        ],
+        args,
+    ]
+    .concat();
+    let out = cargo(&tree);
+    let mut found: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for line in String::from_utf8(out).unwrap().lines() {
+        let mut words = line.split_whitespace();
+        let (Some(name), Some(version)) = (words.next(), words.next()) else {
+            continue;
+        };
+        let listed = line
+            .rsplit_once('[')
+            .and_then(|(_, rest)| rest.split_once(']'))
+            .map_or("", |(inside, _)| inside);
+        found
+            .entry(format!("{name} {version}"))
+            .or_default()
+            .extend(
+                listed
+                    .split(',')
+                    .filter(|f| !f.is_empty())
+                    .map(str::to_owned),
+            );
+    }
+    found
+}
+
+/// The README's first command builds the binary alone (`cargo build -p sluiceway`), its
+/// second builds every test, and CI builds the recorder and the book's binary alone too;
+/// when two of these builds turn on different features of a crate, that crate and every
+/// crate above it is compiled twice, which once cost a cold CI run a hundred crates. The
+/// workspace-hack crate turns them on for each binary (ADR 0043); this names any crate
+/// whose features part a binary's build from the tests', and what the hack must add.
+#[test]
+fn each_binary_alone_builds_what_the_tests_build() {
+    let tests = features(&["--workspace", "--edges", "normal,build,dev"]);
+    for binary in ["sluiceway", "sluiceway-fixtures", "sluiceway-book"] {
+        let alone = features(&["--package", binary, "--edges", "normal,build"]);
+        assert!(alone.len() > 50, "cargo tree read too little: {alone:?}");
+        let parted: Vec<String> = alone
+            .iter()
+            .filter_map(|(package, built)| {
+                let wanted = tests.get(package)?;
+                (wanted != built).then(|| {
+                    let missing: Vec<&String> = wanted.difference(built).collect();
+                    format!("{package}: add {missing:?}")
+                })
+            })
+            .collect();
+        assert!(
+            parted.is_empty(),
+            "crates/workspace-hack/Cargo.toml misses features the tests turn on for {binary}:\n{}",
+            parted.join("\n")
+        );
+    }
 }
