@@ -308,3 +308,84 @@ fn a_required_version_the_tofu_does_not_meet_fails_its_row_by_name_and_links_not
         "the detail names the file and line: {said}"
     );
 }
+
+/// A `tofu` in front of the real one that notes when each call starts and ends, in
+/// nanoseconds, and whose `version` takes a third of a second longer than the real one,
+/// so whatever runs beside it shows.
+fn timing_tofu(bin: &Path, notes: &Path) {
+    let script = format!(
+        "#!/bin/sh\nnotes='{notes}'\necho \"start $1 $(date +%s%N)\" >> \"$notes\"\n\
+         [ \"$1\" = version ] && sleep 0.3\n'{real}' \"$@\"\nrc=$?\n\
+         echo \"end $1 $(date +%s%N)\" >> \"$notes\"\nexit $rc\n",
+        notes = notes.display(),
+        real = tofu_dir().join("tofu").display()
+    );
+    let tofu = bin.join("tofu");
+    std::fs::write(&tofu, script).unwrap();
+    let mut permissions = std::fs::metadata(&tofu).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&tofu, permissions).unwrap();
+}
+
+/// ADR 0044: the version check runs beside the init of a root module that sets no
+/// `required_version` (it needs nothing the check finds), and the init of one that sets
+/// one waits for the check, which decides whether that stack is previewed at all.
+#[test]
+fn the_version_check_runs_beside_an_init_that_needs_nothing_it_finds() {
+    let repo = tempfile::tempdir().unwrap();
+    copy_dir(&workspace().join("examples/quickstart"), repo.path());
+    std::fs::write(
+        repo.path().join("storage/versions.tf"),
+        "terraform {\n  required_version = \">= 1.6.0\"\n}\n",
+    )
+    .unwrap();
+    let (out, bin) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let notes = bin.path().join("notes");
+    timing_tofu(bin.path(), &notes);
+    let ran = local_scan(
+        repo.path(),
+        out.path(),
+        &format!("{}:/usr/bin:/bin", bin.path().display()),
+    );
+    assert!(ran.status.success(), "{}", text(&ran.stderr));
+    let notes = std::fs::read_to_string(&notes).unwrap();
+    // Each call as (start, end), in the order the calls started.
+    let mut calls: Vec<(String, u128, u128)> = Vec::new();
+    let mut open: Vec<(String, u128)> = Vec::new();
+    for line in notes.lines() {
+        let [edge, command, at] = line.split(' ').collect::<Vec<_>>()[..] else {
+            panic!("{notes}");
+        };
+        let at: u128 = at.parse().unwrap();
+        if edge == "start" {
+            open.push((command.to_owned(), at));
+        } else {
+            // Calls of one command end in no fixed order; any open one of it will do for
+            // the commands compared here, which run once each before the previews.
+            let i = open.iter().position(|(c, _)| c == command).unwrap();
+            let (command, started) = open.remove(i);
+            calls.push((command, started, at));
+        }
+    }
+    calls.sort_by_key(|call| call.1);
+    let version = calls
+        .iter()
+        .find(|c| c.0 == "version")
+        .expect("a version check");
+    let inits: Vec<&(String, u128, u128)> = calls.iter().filter(|c| c.0 == "init").collect();
+    assert_eq!(inits.len(), 2, "{notes}");
+    assert!(
+        inits[0].1 < version.2,
+        "network's init started beside the version check:\n{notes}"
+    );
+    assert!(
+        inits[1].1 > version.2,
+        "storage's init (it sets required_version) waited for the check:\n{notes}"
+    );
+    let said = text(&ran.stderr);
+    assert!(said.contains("Using opentofu v1.6.2."), "{said}");
+    assert!(
+        said.contains("network") && said.contains("storage:dev"),
+        "{said}"
+    );
+}

@@ -10,6 +10,7 @@
 
 mod after_merge;
 pub mod attribution;
+mod head_start;
 mod local;
 pub mod merge;
 mod pages;
@@ -471,11 +472,33 @@ fn preview(
     };
 
     // The version check, once per program at hand: each tool, and each wrapper in front
-    // of one.
+    // of one; the inits that need nothing it finds run beside it (ADR 0044).
     let programs: BTreeSet<Program> = adapters.iter().flat_map(Adapter::programs).collect();
+    let mut ahead: Vec<head_start::Ahead<'_>> = Vec::new();
+    for adapter in &adapters {
+        if required_versions(adapter, setup, checkout).is_none_or(|found| !found.is_empty()) {
+            continue;
+        }
+        for preparation in adapter.preparations() {
+            let env_source = env_source(adapter);
+            if preparation.joins_the_pool()
+                && !ahead
+                    .iter()
+                    .any(|a| a.preparation == preparation && a.env_source == env_source)
+            {
+                ahead.push(head_start::Ahead {
+                    preparation,
+                    env_source,
+                    env: env_of(adapter),
+                });
+            }
+        }
+    }
+    let checks = head_start::check_versions(&programs, ahead, &ctx, &s.job.workspace);
+    let mut ran_ahead = checks.ran;
     let mut unusable = BTreeSet::new();
-    for program in programs {
-        match program.check_version(&ctx, &s.job.workspace) {
+    for (program, found) in checks.found {
+        match found {
             Ok(found) => {
                 printer.say(&format!("Using {program} {found}."));
                 out.checked.insert(program, found);
@@ -625,7 +648,7 @@ fn preview(
             .collect();
         // The inits, each before the previews of the stacks that share it.
         let in_pool = shared_preparations(&adapters, true);
-        let preps: Vec<pool::Prep<'_>> = in_pool
+        let mut preps: Vec<pool::Prep<'_>> = in_pool
             .iter()
             .map(|((preparation, _), before)| {
                 let first = &adapters[before[0]];
@@ -638,6 +661,7 @@ fn preview(
                     env: env_of(first),
                     before: before.clone(),
                     beside_another: preparation.runs_beside_another(found_version),
+                    ended: ran_ahead.remove(&(preparation.clone(), env_source(first))),
                 }
             })
             .collect();
@@ -645,7 +669,7 @@ fn preview(
         s.progress.begin(works.len());
         let pooled = pool::preview_all(
             &works,
-            &preps,
+            &mut preps,
             size.size,
             &ctx,
             s.pause,
@@ -1542,9 +1566,34 @@ fn write_result(dir: &Path, result: &ScanResult) -> std::io::Result<PathBuf> {
     Ok(path)
 }
 
-/// The failure of a plain root module (no wrapper: a CDKTF app's module is written by
-/// its synth, a Terragrunt unit's lies elsewhere) whose `required_version` the checked
-/// tool does not meet; `None` when it meets every one, or one cannot be read.
+/// The `required_version` settings of a plain root module (no wrapper: a CDKTF app's
+/// module is written by its synth, a Terragrunt unit's lies elsewhere); `None` for any
+/// other stack.
+fn required_versions(
+    adapter: &Adapter,
+    setup: &setup::Setup,
+    checkout: &Checkout,
+) -> Option<Vec<root_module::RequiredVersion>> {
+    let Adapter::RootModule(module) = adapter else {
+        return None;
+    };
+    if module.wrapper.is_some() {
+        return None;
+    }
+    let stack = setup
+        .discovery
+        .stacks
+        .iter()
+        .find(|st| &st.id == adapter.id())?;
+    Some(root_module::required_versions(
+        &setup.files,
+        checkout,
+        &stack.path,
+    ))
+}
+
+/// The failure of a plain root module whose `required_version` the checked tool does
+/// not meet; `None` when it meets every one, or one cannot be read.
 fn version_not_met(
     adapter: &Adapter,
     setup: &setup::Setup,
@@ -1554,16 +1603,8 @@ fn version_not_met(
     let Adapter::RootModule(module) = adapter else {
         return None;
     };
-    if module.wrapper.is_some() {
-        return None;
-    }
     let found = checked.get(&Program::Tool(adapter.tool()))?.version;
-    let stack = setup
-        .discovery
-        .stacks
-        .iter()
-        .find(|st| &st.id == adapter.id())?;
-    let unmet = root_module::required_versions(&setup.files, checkout, &stack.path)
+    let unmet = required_versions(adapter, setup, checkout)?
         .into_iter()
         .find(|required| found.meets(&required.constraint) == Some(false))?;
     Some(Failure::with_detail(

@@ -113,6 +113,20 @@ impl Board {
     pub(super) fn previewed(&mut self) {
         self.running -= 1;
     }
+
+    /// A preparation that ran before the board was made (ADR 0044): taken off the
+    /// board as if a slot had run it first.
+    pub(super) fn ended_before(&mut self, p: usize, ok: bool) {
+        self.unprepared.retain(|&q| q != p);
+        self.running += 1;
+        self.alone |= !self.preparations[p].beside_another;
+        self.prepared(p, ok);
+    }
+
+    /// The previews not yet started.
+    pub(super) fn left(&self) -> usize {
+        self.unpreviewed.len()
+    }
 }
 
 #[cfg(test)]
@@ -185,6 +199,44 @@ mod tests {
             Next::Done,
             "the failed init's preview never starts"
         );
+    }
+
+    #[test]
+    fn a_preparation_that_ended_before_frees_its_previews_and_holds_no_slot() {
+        let preparations = vec![
+            Waited {
+                by: vec![0],
+                beside_another: false,
+            },
+            Waited {
+                by: vec![1],
+                beside_another: false,
+            },
+            Waited {
+                by: vec![2],
+                beside_another: false,
+            },
+        ];
+        let mut board = Board::new(preparations, vec![0, 1, 2], 3);
+        board.ended_before(0, true);
+        board.ended_before(2, false);
+        assert_eq!(board.left(), 2, "the failed one's preview is dropped");
+        assert_eq!(
+            board.next(),
+            Next::Run(Task::Prepare(1)),
+            "the one left runs first, alone as before"
+        );
+        assert_eq!(
+            board.next(),
+            Next::Run(Task::Preview(0)),
+            "the preview of the one that ended before starts at once"
+        );
+        assert_eq!(board.next(), Next::Wait);
+        board.prepared(1, true);
+        assert_eq!(board.next(), Next::Run(Task::Preview(1)));
+        board.previewed();
+        board.previewed();
+        assert_eq!(board.next(), Next::Done, "nothing else, and nothing twice");
     }
 
     proptest! {

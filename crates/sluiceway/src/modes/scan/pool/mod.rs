@@ -144,6 +144,9 @@ pub struct Prep<'a> {
     pub before: Vec<usize>,
     /// It may run while another preparation runs.
     pub beside_another: bool,
+    /// It already ran, beside the version checks (ADR 0044): the pool starts with its
+    /// step instead of running it.
+    pub ended: Option<Step<()>>,
 }
 
 /// What the pool did.
@@ -158,7 +161,7 @@ pub struct Pooled {
 /// Runs the preparations and previews every work item whose preparations passed.
 pub fn preview_all(
     works: &[Work<'_>],
-    preps: &[Prep<'_>],
+    preps: &mut [Prep<'_>],
     size: usize,
     ctx: &Context<'_>,
     pause: &dyn Fn(Duration),
@@ -208,7 +211,7 @@ pub fn preview_all(
         names.join(", ")
     ));
     pause(RETRY_PAUSE);
-    let (mut second, _) = round(works, &[], again.clone(), size, ctx, progress);
+    let (mut second, _) = round(works, &mut [], again.clone(), size, ctx, progress);
     for i in again {
         let (Some(first), Some(retried)) = (results[i].as_mut(), second[i].take()) else {
             continue;
@@ -242,7 +245,7 @@ pub fn preview_all(
 /// the preparations.
 fn round(
     works: &[Work<'_>],
-    preps: &[Prep<'_>],
+    preps: &mut [Prep<'_>],
     order: Vec<usize>,
     size: usize,
     ctx: &Context<'_>,
@@ -255,11 +258,19 @@ fn round(
             beside_another: prep.beside_another,
         })
         .collect();
-    let slots = size.clamp(1, (order.len() + preps.len()).max(1));
-    let board = Mutex::new(Board::new(waited, order, works.len()));
+    let mut board = Board::new(waited, order, works.len());
+    let ended: Vec<Option<Step<()>>> = preps.iter_mut().map(|prep| prep.ended.take()).collect();
+    for (p, step) in ended.iter().enumerate() {
+        if let Some(step) = step {
+            board.ended_before(p, step.result.is_ok());
+        }
+    }
+    let preps: &[Prep<'_>] = preps;
+    let slots = size.clamp(1, (board.left() + preps.len()).max(1));
+    let board = Mutex::new(board);
     let turn = Condvar::new();
     let previewed: Mutex<Vec<Option<Previewed>>> = Mutex::new(works.iter().map(|_| None).collect());
-    let prepared: Mutex<Vec<Option<Step<()>>>> = Mutex::new(preps.iter().map(|_| None).collect());
+    let prepared: Mutex<Vec<Option<Step<()>>>> = Mutex::new(ended);
     std::thread::scope(|scope| {
         for _ in 0..slots {
             scope.spawn(|| {
@@ -279,7 +290,7 @@ fn round(
                     };
                     match task {
                         Task::Prepare(p) => {
-                            let step = prepare(&preps[p], ctx);
+                            let step = prepare(preps[p].preparation, preps[p].env, ctx);
                             let ok = step.result.is_ok();
                             prepared.lock().unwrap_or_else(PoisonError::into_inner)[p] = Some(step);
                             board
@@ -322,14 +333,15 @@ fn round(
     )
 }
 
-/// One preparation, in the environment of the first stack that needs it. A panic inside
-/// is Sluiceway's own failure, and only its stacks'.
-fn prepare(prep: &Prep<'_>, ctx: &Context<'_>) -> Step<()> {
-    let ctx = Context {
-        env: prep.env,
-        ..*ctx
-    };
-    catch_unwind(AssertUnwindSafe(|| prep.preparation.run(&ctx))).unwrap_or_else(|_| Step {
+/// One preparation, in `env` (that of the first stack that needs it). A panic inside is
+/// Sluiceway's own failure, and only its stacks'.
+pub(super) fn prepare(
+    preparation: &Preparation,
+    env: &BTreeMap<String, String>,
+    ctx: &Context<'_>,
+) -> Step<()> {
+    let ctx = Context { env, ..*ctx };
+    catch_unwind(AssertUnwindSafe(|| preparation.run(&ctx))).unwrap_or_else(|_| Step {
         result: Err(Failure::new(FailureReason::Internal)),
         log: ToolLog::default(),
     })
