@@ -352,6 +352,10 @@ fn shape(report: &Report) -> Vec<String> {
 fn without_the_plugin_we_read_what_the_plugin_reads() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/helm");
     if !corpus.is_dir() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have the shared corpus beside the checkout (.ci/run checks it is there)"
+        );
         eprintln!(
             "notice: {} is absent; the two Helm paths were not compared",
             corpus.display()

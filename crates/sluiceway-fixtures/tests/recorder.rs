@@ -34,6 +34,10 @@ fn clean_update_diff() -> Option<String> {
     match found {
         Some(path) => fs::read_to_string(path).ok(),
         None => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI must have the shared corpus beside the checkout (.ci/run checks it is there)"
+            );
             eprintln!("notice: no recorded update diff is at hand; the recorder test did not run");
             None
         }

@@ -31,6 +31,10 @@ fn recorded(scenario: &str, file: &str) -> Option<String> {
     match fs::read_to_string(&path) {
         Ok(text) => Some(text),
         Err(_) => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI must have the shared corpus beside the checkout (.ci/run checks it is there)"
+            );
             eprintln!(
                 "notice: {} is absent; this test was not run",
                 path.display()

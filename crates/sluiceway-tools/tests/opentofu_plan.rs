@@ -19,6 +19,10 @@ fn corpus() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have the shared corpus beside the checkout (.ci/run checks it is there)"
+        );
         eprintln!(
             "notice: {} is absent; the plan reader was not held to it",
             dir.display()

@@ -6,7 +6,6 @@
 mod support;
 
 use std::collections::BTreeSet;
-use std::process::Command;
 
 use sluiceway_core::config::unacted::NOT_ACTED_ON;
 use support::workspace;
@@ -664,94 +663,4 @@ fn every_input_of_the_action_is_proven_by_a_test_or_listed_as_not_acted_on_yet()
             "{input}: proven {proven}, listed as not acted on {listed}"
         );
     }
-}
-
-/// A file that sets one listed key, and the key as the warning names it. Each key put
-/// on the list gets its line here.
-fn setting(key: &str) -> (&'static str, &'static str) {
-    panic!("no setting written for {key}; add one")
-}
-
-/// A repository with a root module, a Pulumi project, and `config` as its file.
-fn repository(config: &str) -> tempfile::TempDir {
-    let repo = tempfile::tempdir().unwrap();
-    for (file, text) in [
-        ("network/main.tf", "resource \"terraform_data\" \"a\" {}\n"),
-        ("app/Pulumi.yaml", "name: app\nruntime: yaml\n"),
-        ("app/Pulumi.dev.yaml", "config: {}\n"),
-        ("sluiceway.yaml", config),
-    ] {
-        let path = repo.path().join(file);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-    repo
-}
-
-#[test]
-fn every_key_not_acted_on_makes_check_and_a_scan_warn_by_name() {
-    for (listed, _) in NOT_ACTED_ON {
-        let (text, named) = setting(listed);
-        let repo = repository(text);
-        let check = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
-            .args(["check", "--repo"])
-            .arg(repo.path())
-            .output()
-            .unwrap();
-        let said = String::from_utf8_lossy(&check.stderr);
-        assert!(check.status.success(), "{listed}: {said}");
-        assert!(
-            said.contains(&format!(
-                ": {named}: accepted, but this version does not act on it yet"
-            )),
-            "check names {named}: {said}"
-        );
-        let line = text
-            .lines()
-            .position(|l| {
-                l.contains(
-                    named
-                        .rsplit('.')
-                        .next()
-                        .unwrap()
-                        .trim_start_matches("stacks[0]"),
-                )
-            })
-            .unwrap()
-            + 1;
-        assert!(
-            said.contains(&format!("sluiceway.yaml:{line}:")),
-            "{listed} at line {line}: {said}"
-        );
-    }
-    // A scan names them too, at the file's lines (in words: a person runs this one).
-    let Some((listed, _)) = NOT_ACTED_ON.first() else {
-        return;
-    };
-    let (text, named) = setting(listed);
-    let repo = repository(text);
-    let out = tempfile::tempdir().unwrap();
-    let scan = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
-        .args(["scan", "--local", "--repo"])
-        .arg(repo.path())
-        .arg("--out")
-        .arg(out.path())
-        .env(
-            "PATH",
-            format!("{}:/usr/bin:/bin", support::tofu_dir().display()),
-        )
-        .env_remove("GITHUB_ACTIONS")
-        .output()
-        .unwrap();
-    let said = format!(
-        "{}{}",
-        String::from_utf8_lossy(&scan.stdout),
-        String::from_utf8_lossy(&scan.stderr)
-    );
-    assert!(
-        said.contains(&format!(
-            "{named}: accepted, but this version does not act on it yet"
-        )),
-        "the scan names {named}: {said}"
-    );
 }

@@ -233,6 +233,10 @@ fn check_names_the_file_and_the_key_of_a_cdktf_app_without_its_command() {
 fn terragrunt_job() -> Option<(Job, tempfile::TempDir)> {
     let corpus = workspace().join("../shared/conformance/terragrunt");
     if !corpus.is_dir() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have the shared corpus beside the checkout (.ci/run checks it is there)"
+        );
         eprintln!(
             "notice: {} is absent; this test was not run",
             corpus.display()
@@ -304,6 +308,10 @@ fn a_terragrunt_unit_is_scanned_and_deployed_through_terragrunt() {
 fn every_tool_command_of_a_unit_is_the_recorded_terragrunt_run() {
     let corpus = workspace().join("../shared/conformance/terragrunt/v1.0.0/new-stack");
     let Ok(text) = std::fs::read_to_string(corpus.join("recording.json")) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have the shared corpus beside the checkout (.ci/run checks it is there)"
+        );
         eprintln!(
             "notice: {} is absent; this test was not run",
             corpus.display()

@@ -102,6 +102,11 @@ mod tests {
             found,
             ["stacks[0].options.wrapper@5", "stacks[2].options.wrapper@8"]
         );
+        // The warning `check` and every run print for each, naming file, place and key.
+        assert_eq!(
+            find_listed(&document, &listed)[0].warning("sluiceway.yaml"),
+            "sluiceway.yaml:5:16: stacks[0].options.wrapper: accepted, but this version does not act on it yet (a capability to come), so it changes nothing"
+        );
         assert!(find(&document).is_empty(), "keys this version acts on");
     }
 }

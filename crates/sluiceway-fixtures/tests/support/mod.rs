@@ -21,6 +21,10 @@ pub(crate) fn corpus(tool: &str) -> Option<std::path::PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have the shared corpus beside the checkout (.ci/run checks it is there)"
+        );
         eprintln!(
             "notice: {} is absent; the {tool} conformance corpus was not replayed",
             dir.display()
