@@ -7,7 +7,7 @@
 //! issue 39 holds the scan to (1.03x at most). A second loop passes the very flags the
 //! scan passes (`-json` to the plan too), so the two differ only in what Sluiceway does
 //! around the tool. Every run starts from folders that were never initialised. Each is
-//! run seven times, in turn; the medians of wall time and of the children's CPU time are
+//! run eleven times, in turn; the medians of wall time and of the children's CPU time are
 //! compared, and the best wall times beside them.
 //!
 //! `cargo bench -p sluiceway --bench real_tofu`; it prints one line per measurement.
@@ -24,7 +24,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 const MODULES: usize = 40;
-const RUNS: usize = 7;
+const RUNS: usize = 11;
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
