@@ -50,13 +50,19 @@ fn step(workflow: &Yaml<'_>, job: &str, start: &str) -> String {
         .replace("${{ runner.os }}", "Linux")
 }
 
-/// Runs a step's script the way a runner runs `shell: bash`.
-fn run_step(script: &str, cwd: &Path) {
-    let out = Command::new("bash")
+/// Runs a step's script the way a runner runs `shell: bash`, with `env` added.
+fn try_step(script: &str, cwd: &Path, env: &[(&str, &str)]) -> std::process::Output {
+    Command::new("bash")
         .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", script])
         .current_dir(cwd)
+        .envs(env.iter().copied())
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// Runs a step's script the way a runner runs `shell: bash`; it must pass.
+fn run_step(script: &str, cwd: &Path) {
+    let out = try_step(script, cwd, &[]);
     assert!(
         out.status.success(),
         "the release step failed:\n{script}\n{}",
@@ -118,6 +124,39 @@ fn rehearse() -> tempfile::TempDir {
         )
     );
     release
+}
+
+/// The release workflow's first job, on the tag `v` and the crate's version and on
+/// another: a tag that is not the version is refused before anything is built, by name.
+#[test]
+fn the_release_refuses_a_tag_that_is_not_the_crates_version() {
+    let text = std::fs::read_to_string(workspace().join(".github/workflows/release.yml")).unwrap();
+    let docs = Yaml::load_from_str(&text).unwrap();
+    let workflow = &docs[0];
+    assert_eq!(
+        workflow["jobs"]["build"]["needs"].as_str(),
+        Some("version"),
+        "the builds wait for the version's check"
+    );
+    let script = step(workflow, "version", "The tag is the crate's version");
+    let version = env!("CARGO_PKG_VERSION");
+    let tag = format!("v{version}");
+    let passed = try_step(&script, &workspace(), &[("GITHUB_REF_NAME", &tag)]);
+    assert!(
+        passed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&passed.stderr)
+    );
+    let other = format!("v{version}.1");
+    let refused = try_step(&script, &workspace(), &[("GITHUB_REF_NAME", &other)]);
+    assert!(!refused.status.success(), "{other} was taken for {tag}");
+    assert!(
+        String::from_utf8_lossy(&refused.stdout).contains(&format!(
+            "::error::The tag {other} is not {tag}, the version Cargo.toml gives."
+        )),
+        "{}",
+        String::from_utf8_lossy(&refused.stdout)
+    );
 }
 
 #[test]
