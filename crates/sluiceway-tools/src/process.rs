@@ -3,15 +3,16 @@
 
 use std::collections::BTreeMap;
 use std::fs::OpenOptions;
-use std::io::Read;
+use std::io::{PipeReader, PipeWriter};
+use std::os::fd::OwnedFd;
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::process::{Pid, Signal, kill_process_group};
 use sluiceway_core::runner::{Invocation, Outcome, Runner, Stream};
 
@@ -71,32 +72,53 @@ impl SystemRunner {
     }
 }
 
-struct Captured {
-    bytes: Vec<u8>,
+/// One output stream while the run reads it: the pipe until it closes, and at most `cap`
+/// bytes of what came through it; the rest is read and dropped, so the child never blocks
+/// on a full pipe.
+struct Capture {
+    pipe: Option<OwnedFd>,
+    kept: Vec<u8>,
     cut: bool,
+    cap: usize,
 }
 
-/// Reads a stream to its end, keeping at most `cap` bytes; the rest is read and dropped
-/// so the child never blocks on a full pipe.
-fn drain(mut stream: impl Read + Send + 'static, cap: usize) -> mpsc::Receiver<Captured> {
-    let (send, receive) = mpsc::channel();
-    thread::spawn(move || {
-        let mut kept = Vec::new();
-        let mut cut = false;
-        let mut buffer = vec![0u8; 64 * 1024];
-        loop {
-            match stream.read(&mut buffer) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    let room = cap.saturating_sub(kept.len());
-                    kept.extend_from_slice(&buffer[..n.min(room)]);
-                    cut |= n > room;
-                }
-            }
+impl Capture {
+    fn of(pipe: Option<impl Into<OwnedFd>>, cap: usize) -> Capture {
+        Capture {
+            pipe: pipe.map(Into::into),
+            kept: Vec::new(),
+            cut: false,
+            cap,
         }
-        let _ = send.send(Captured { bytes: kept, cut });
-    });
-    receive
+    }
+
+    /// Reads once what the pipe holds; its end (or an error reading it) closes it.
+    fn read(&mut self, buffer: &mut [u8]) {
+        let Some(pipe) = &self.pipe else { return };
+        match rustix::io::read(pipe, &mut *buffer) {
+            Ok(0) => self.pipe = None,
+            Ok(n) => {
+                let room = self.cap.saturating_sub(self.kept.len());
+                self.kept.extend_from_slice(&buffer[..n.min(room)]);
+                self.cut |= n > room;
+            }
+            Err(rustix::io::Errno::INTR | rustix::io::Errno::AGAIN) => {}
+            Err(_) => self.pipe = None,
+        }
+    }
+}
+
+/// Where a run stands against its time limit.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// Within the limit, or under none.
+    Running,
+    /// Past the limit: SIGINT went to the group, and SIGKILL follows the grace.
+    Interrupted,
+    /// SIGKILL went to the group; its end is waited for however long it takes.
+    Killed,
+    /// The child ended; its pipes get [`PIPE_GRACE`] to close.
+    Ended,
 }
 
 impl Runner for SystemRunner {
@@ -123,6 +145,16 @@ impl Runner for SystemRunner {
             },
             None => Stdio::piped(),
         };
+        // Made before the child, and closed on exec as the standard library makes every
+        // pipe, so no child (this run's or another pool thread's) holds its writing end.
+        let (ended, end_signal) = match std::io::pipe() {
+            Ok(pipe) => pipe,
+            Err(e) => {
+                return Outcome::NotStarted {
+                    why: format!("{program} could not be started: {}", e.kind()),
+                };
+            }
+        };
         let spawned = Command::new(on_path(program, &invocation.env, &invocation.cwd))
             .arg0(program)
             .args(args)
@@ -142,31 +174,23 @@ impl Runner for SystemRunner {
                 };
             }
         };
-        let stdout = match child.stdout.take() {
-            Some(pipe) => drain(pipe, self.cap),
-            None => {
-                let (send, receive) = mpsc::channel();
-                let _ = send.send(Captured {
-                    bytes: Vec::new(),
-                    cut: false,
-                });
-                receive
-            }
-        };
-        let stderr = drain(child.stderr.take().expect("stderr is piped"), self.cap);
+        let mut outputs = [
+            Capture::of(child.stdout.take(), self.cap),
+            Capture::of(child.stderr.take(), self.cap),
+        ];
         let grace = invocation.grace.unwrap_or(self.grace);
-        let (code, timed_out) = self.wait(child, invocation.time_limit, grace);
-        let collect = |receiver: mpsc::Receiver<Captured>| {
-            receiver.recv_timeout(PIPE_GRACE).unwrap_or(Captured {
-                bytes: Vec::new(),
-                cut: false,
-            })
-        };
-        let (stdout, stderr) = (collect(stdout), collect(stderr));
+        let (code, timed_out) = self.follow(
+            child,
+            (ended, end_signal),
+            &mut outputs,
+            invocation.time_limit,
+            grace,
+        );
+        let [stdout, stderr] = outputs;
         if timed_out {
             return Outcome::TimedOut {
-                stdout: stdout.bytes,
-                stderr: stderr.bytes,
+                stdout: stdout.kept,
+                stderr: stderr.kept,
             };
         }
         let cut = if stdout.cut {
@@ -178,51 +202,121 @@ impl Runner for SystemRunner {
         };
         Outcome::Exited {
             code,
-            stdout: stdout.bytes,
-            stderr: stderr.bytes,
+            stdout: stdout.kept,
+            stderr: stderr.kept,
             cut,
         }
     }
 }
 
 impl SystemRunner {
-    /// Waits for the child; past the limit, SIGINT to its group, then SIGKILL after the
-    /// grace. Returns the exit code and whether the limit was hit. The child is waited for
-    /// on a thread of its own, so its end is seen the moment it comes: a scan runs a
-    /// hundred tool commands and more, and a polling wait lost a few milliseconds on each.
-    fn wait(
+    /// Reads the child's streams in the calling thread until it has ended and they have
+    /// closed; past the limit, SIGINT to its group, then SIGKILL after the grace. Returns
+    /// the exit code and whether the limit was hit.
+    ///
+    /// The child is waited for on a thread of its own that holds the writing end of the
+    /// `ended` pipe and drops it at the end, so `poll` sees the end the moment it comes,
+    /// beside the streams: a scan runs a hundred tool commands and more, a polling wait
+    /// lost a few milliseconds on each, and a thread for each stream cost more than the
+    /// reading did (issue 39).
+    fn follow(
         &self,
         mut child: Child,
+        (ended, end_signal): (PipeReader, PipeWriter),
+        outputs: &mut [Capture; 2],
         limit: Option<Duration>,
         grace: Duration,
     ) -> (Option<i32>, bool) {
         let group = Pid::from_raw(child.id() as i32);
-        let (send, ended) = mpsc::channel();
-        thread::spawn(move || {
-            let _ = send.send(child.wait().ok().and_then(|status| status.code()));
+        let waiter = thread::spawn(move || {
+            let code = child.wait().ok().and_then(|status| status.code());
+            drop(end_signal);
+            code
         });
-        let in_time = match limit {
-            Some(limit) => ended.recv_timeout(limit),
-            None => ended
-                .recv()
-                .map_err(|_| mpsc::RecvTimeoutError::Disconnected),
-        };
-        match in_time {
-            Ok(code) => return (code, false),
-            Err(mpsc::RecvTimeoutError::Disconnected) => return (None, false),
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        let mut ended = Some(ended);
+        let mut stage = Stage::Running;
+        let mut timed_out = false;
+        let mut deadline = limit.map(|limit| Instant::now() + limit);
+        let mut buffer = vec![0u8; 64 * 1024];
+        while ended.is_some() || outputs.iter().any(|output| output.pipe.is_some()) {
+            let now = Instant::now();
+            if deadline.is_some_and(|at| at <= now) {
+                (stage, deadline) = match stage {
+                    Stage::Running => {
+                        timed_out = true;
+                        signal(group, Signal::INT);
+                        (Stage::Interrupted, Some(now + grace))
+                    }
+                    Stage::Interrupted => {
+                        signal(group, Signal::KILL);
+                        (Stage::Killed, None)
+                    }
+                    // A grandchild holds the pipes open: it is not waited for.
+                    Stage::Ended | Stage::Killed => break,
+                };
+                continue;
+            }
+            for ready in ready(outputs, ended.as_ref(), deadline.map(|at| at - now)) {
+                match ready {
+                    Ready::Output(index) => outputs[index].read(&mut buffer),
+                    Ready::Ended => {
+                        ended = None;
+                        stage = Stage::Ended;
+                        deadline = Some(Instant::now() + PIPE_GRACE);
+                    }
+                }
+            }
         }
-        if let Some(group) = group {
-            let _ = kill_process_group(group, Signal::INT);
-        }
-        if let Ok(code) = ended.recv_timeout(grace) {
-            return (code, true);
-        }
-        if let Some(group) = group {
-            let _ = kill_process_group(group, Signal::KILL);
-        }
-        (ended.recv().ok().flatten(), true)
+        (waiter.join().ok().flatten(), timed_out)
     }
+}
+
+/// Sends a signal to the run's process group, if it has one.
+fn signal(group: Option<Pid>, signal: Signal) {
+    if let Some(group) = group {
+        let _ = kill_process_group(group, signal);
+    }
+}
+
+/// What `poll` found ready to read.
+enum Ready {
+    /// A stream of the child's: `0` its stdout, `1` its stderr.
+    Output(usize),
+    /// The child ended.
+    Ended,
+}
+
+/// Waits, for at most `timeout` (`None`: however long it takes), until a stream still
+/// open has something to read or the child has ended, and says which.
+fn ready(
+    outputs: &[Capture; 2],
+    ended: Option<&PipeReader>,
+    timeout: Option<Duration>,
+) -> Vec<Ready> {
+    let mut watched = Vec::with_capacity(3);
+    let mut which = Vec::with_capacity(3);
+    for (index, output) in outputs.iter().enumerate() {
+        if let Some(pipe) = &output.pipe {
+            watched.push(PollFd::new(pipe, PollFlags::IN));
+            which.push(Ready::Output(index));
+        }
+    }
+    if let Some(ended) = ended {
+        watched.push(PollFd::new(ended, PollFlags::IN));
+        which.push(Ready::Ended);
+    }
+    // A timeout too long for a timespec is no timeout; an interrupted poll is asked again
+    // by the caller's loop.
+    let timeout = timeout.and_then(|timeout| Timespec::try_from(timeout).ok());
+    if poll(&mut watched, timeout.as_ref()).is_err() {
+        return Vec::new();
+    }
+    which
+        .into_iter()
+        .zip(&watched)
+        .filter(|(_, fd)| !fd.revents().is_empty())
+        .map(|(ready, _)| ready)
+        .collect()
 }
 
 #[cfg(test)]
@@ -353,6 +447,63 @@ mod tests {
         assert_eq!(
             (stdout.len(), cut, code),
             (1000, Some(Stream::Stdout), Some(0))
+        );
+    }
+
+    #[test]
+    fn both_streams_are_read_whole_however_much_they_hold() {
+        // More than a pipe holds, on each stream: a run that read one to its end before
+        // the other would never end.
+        let Outcome::Exited {
+            stdout,
+            stderr,
+            code,
+            cut,
+        } = SystemRunner::default().run(&sh(
+            "for i in 1 2 3 4; do head -c 300000 /dev/zero; head -c 300000 /dev/zero >&2; done",
+            Some(Duration::from_secs(60)),
+        ))
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (stdout.len(), stderr.len(), code, cut),
+            (1_200_000, 1_200_000, Some(0), None)
+        );
+    }
+
+    #[test]
+    fn a_grandchild_holding_the_streams_open_is_not_waited_for() {
+        let started = Instant::now();
+        let outcome = SystemRunner::default().run(&sh("echo started; sleep 20 & exit 4", None));
+        assert_eq!(
+            outcome,
+            Outcome::Exited {
+                code: Some(4),
+                stdout: b"started\n".to_vec(),
+                stderr: Vec::new(),
+                cut: None
+            }
+        );
+        let waited = started.elapsed();
+        assert!(
+            waited >= PIPE_GRACE && waited < PIPE_GRACE * 5,
+            "the pipes' grace after the end, and no more: {waited:?}"
+        );
+    }
+
+    #[test]
+    fn what_a_tool_said_before_its_time_limit_is_kept() {
+        let outcome = SystemRunner::with_limits(STREAM_CAP, Duration::from_millis(300)).run(&sh(
+            "echo planning; echo waiting >&2; sleep 30",
+            Some(Duration::from_millis(300)),
+        ));
+        assert_eq!(
+            outcome,
+            Outcome::TimedOut {
+                stdout: b"planning\n".to_vec(),
+                stderr: b"waiting\n".to_vec()
+            }
         );
     }
 
