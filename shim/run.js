@@ -9,12 +9,13 @@ const fs = require('fs');
 const path = require('path');
 const { spawnSync } = require('child_process');
 
+// Linux and macOS only: the binary stops a tool and everything it started through Unix
+// process groups and signals (ADR 0045).
 const TARGETS = {
   'linux x64': 'x86_64-unknown-linux-gnu',
   'linux arm64': 'aarch64-unknown-linux-gnu',
   'darwin x64': 'x86_64-apple-darwin',
   'darwin arm64': 'aarch64-apple-darwin',
-  'win32 x64': 'x86_64-pc-windows-msvc',
 };
 
 function fail(message) {
@@ -25,10 +26,12 @@ function fail(message) {
 function binary() {
   const target = TARGETS[`${process.platform} ${process.arch}`];
   if (!target) {
-    fail(`Sluiceway has no binary for ${process.platform} on ${process.arch}.`);
+    fail(
+      `Sluiceway has no binary for ${process.platform} on ${process.arch}; it runs on Linux and macOS runners (x64 or arm64).`,
+    );
   }
   const dist = path.join(__dirname, '..', 'dist');
-  const name = `sluiceway-${target}${process.platform === 'win32' ? '.exe' : ''}`;
+  const name = `sluiceway-${target}`;
   const file = path.join(dist, name);
   let sums;
   try {
@@ -53,9 +56,7 @@ function binary() {
   if (actual !== expected[0].toLowerCase()) {
     fail(`${name} does not match its checksum in dist/SHA256SUMS; nothing was run.`);
   }
-  if (process.platform !== 'win32') {
-    fs.chmodSync(file, 0o755);
-  }
+  fs.chmodSync(file, 0o755);
   return file;
 }
 

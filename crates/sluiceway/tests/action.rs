@@ -230,3 +230,64 @@ fn a_killed_apply_is_settled_by_the_post_step_and_the_next_scan_shows_the_failur
         "the next scan shows the failure line: {row}"
     );
 }
+
+#[test]
+fn a_runner_on_a_platform_with_no_binary_is_told_where_sluiceway_runs_and_nothing_runs() {
+    // Node as a Windows runner has it: the shim reads the platform from `process`.
+    let bed = Bed::new();
+    let release = release(None);
+    let windows = release.path().join("as-windows.js");
+    std::fs::write(
+        &windows,
+        "Object.defineProperty(process, 'platform', { value: 'win32' });\n",
+    )
+    .unwrap();
+    let mut job = via(release.path());
+    job.env.push((
+        "NODE_OPTIONS".to_owned(),
+        format!("--require {}", windows.display()),
+    ));
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let ran = job.run(&bed, "push", &sha);
+    assert_eq!(ran.code, Some(1), "{}", ran.log);
+    assert!(
+        ran.log.contains(
+            "::error::Sluiceway has no binary for win32 on x64; it runs on Linux and macOS runners (x64 or arm64)."
+        ),
+        "{}",
+        ran.log
+    );
+    assert!(ran.outputs.is_empty(), "the binary never ran");
+}
+
+/// The targets the release workflow builds, and those the shim picks among: one list.
+#[test]
+fn the_release_builds_a_binary_for_every_platform_the_shim_picks_and_no_other() {
+    let root = support::workspace();
+    let workflow = std::fs::read_to_string(root.join(".github/workflows/release.yml")).unwrap();
+    let docs = Yaml::load_from_str(&workflow).unwrap();
+    let built: BTreeSet<String> = docs[0]["jobs"]["build"]["strategy"]["matrix"]["include"]
+        .as_sequence()
+        .expect("the build job's matrix lists its targets")
+        .iter()
+        .map(|entry| entry["target"].as_str().unwrap().to_owned())
+        .collect();
+    let shim = std::fs::read_to_string(root.join("shim/run.js")).unwrap();
+    let table = shim
+        .split("const TARGETS = {")
+        .nth(1)
+        .and_then(|rest| rest.split("};").next())
+        .expect("shim/run.js has its TARGETS table");
+    let picked: BTreeSet<String> = table
+        .lines()
+        .filter_map(|line| line.trim().strip_suffix("',"))
+        .filter_map(|line| line.rsplit_once(": '"))
+        .map(|(_, target)| target.to_owned())
+        .collect();
+    assert_eq!(built.len(), 4, "{built:?}");
+    assert_eq!(built, picked);
+    assert!(
+        built.iter().all(|target| !target.contains("windows")),
+        "ADR 0045: the runner needs Unix process groups"
+    );
+}

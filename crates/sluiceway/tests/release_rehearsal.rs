@@ -45,9 +45,7 @@ fn step(workflow: &Yaml<'_>, job: &str, start: &str) -> String {
         .find(|(name, run)| name.starts_with(start) || run.starts_with(start))
         .unwrap_or_else(|| panic!("release.yml's {job} job has no step `{start}`"))
         .1;
-    script
-        .replace("${{ matrix.target }}", TARGET)
-        .replace("${{ runner.os }}", "Linux")
+    script.replace("${{ matrix.target }}", TARGET)
 }
 
 /// Runs a step's script the way a runner runs `shell: bash`, with `env` added.
