@@ -1157,7 +1157,22 @@ fn the_channels_hear_of_a_refused_tick_and_a_deploy_and_one_that_hangs_never_tur
         format!("notify:\n  events: [deployed, refused]\n{text}"),
     )
     .unwrap();
-    for (input, value) in receivers.inputs() {
+    let inputs = receivers.inputs();
+    assert_eq!(
+        inputs
+            .iter()
+            .map(|(input, _)| input.as_str())
+            .collect::<Vec<_>>(),
+        [
+            "slack-webhook-url",
+            "webhook-url",
+            "telegram-bot-token",
+            "telegram-chat-id",
+            "telegram-thread-id"
+        ],
+        "every channel's inputs are set"
+    );
+    for (input, value) in inputs {
         job.env
             .push((format!("INPUT_{}", input.to_uppercase()), value));
     }
