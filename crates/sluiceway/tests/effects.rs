@@ -314,13 +314,13 @@ const PROVEN: &[(&str, &str, &str)] = &[
     ),
     (
         "stacks[].options.release",
-        "sluiceway-fixtures/tests/helm_fixtures.rs",
-        "every_fixture_is_what_its_scenario_records",
+        "sluiceway/tests/scan_helm.rs",
+        "helm_3_previews_drift_checks_deploys_and_repairs_without_the_plugin",
     ),
     (
         "stacks[].options.valuesFiles",
-        "sluiceway-tools/src/helm/mod.rs",
-        "a_chart_reference_is_pinned_and_values_files_keep_their_order",
+        "sluiceway/tests/scan_helm.rs",
+        "helm_3_previews_drift_checks_deploys_and_repairs_without_the_plugin",
     ),
     (
         "stacks[].options.varFiles",
@@ -344,8 +344,8 @@ const PROVEN: &[(&str, &str, &str)] = &[
     ),
     (
         "stacks[].options.workspace",
-        "sluiceway/tests/ticks.rs",
-        "three_ticks_by_three_people_are_each_credited_to_their_ticker",
+        "sluiceway/tests/settings.rs",
+        "a_stacks_env_file_reaches_its_tool_alone_over_the_steps_and_a_missing_one_fails_that_stack_only",
     ),
     (
         "stacks[].path",
@@ -434,7 +434,7 @@ const PROVEN_INPUTS: &[(&str, &str, &str)] = &[
     (
         "job-id",
         "sluiceway/tests/scan.rs",
-        "a_preview_that_fails_is_tried_once_more_after_a_pause_and_passes",
+        "a_preview_that_fails_twice_turns_the_job_red_only_under_strict_and_links_the_job_given",
     ),
     (
         "job-status",
@@ -454,7 +454,7 @@ const PROVEN_INPUTS: &[(&str, &str, &str)] = &[
     (
         "strict",
         "sluiceway/tests/scan.rs",
-        "a_preview_that_fails_is_tried_once_more_after_a_pause_and_passes",
+        "a_preview_that_fails_twice_turns_the_job_red_only_under_strict_and_links_the_job_given",
     ),
     (
         "slack-webhook-url",
@@ -823,7 +823,19 @@ mod proof {
                 && name.starts_with(|c: char| c.is_ascii_alphabetic())
                 && (after == ":" || after.starts_with(": "));
             if is_key {
+                let value = after.trim_start_matches(':').trim();
                 lines.push(KeyLine { indent, key: name });
+                // A flow mapping's keys (`phase: { from: tier }`) are beneath it.
+                if let Some(flow) = value.strip_prefix('{').and_then(|v| v.strip_suffix('}')) {
+                    for pair in flow.split(',') {
+                        if let Some((inner, _)) = pair.split_once(':') {
+                            lines.push(KeyLine {
+                                indent: indent + 1,
+                                key: inner.trim().trim_matches('"').to_owned(),
+                            });
+                        }
+                    }
+                }
             }
         }
         lines
@@ -1020,17 +1032,11 @@ const OWED: &[&str] = &[
     "stacks[].createInBackend",
     "stacks[].options.createNamespace",
     "stacks[].options.prune",
-    "stacks[].options.release",
-    "stacks[].options.valuesFiles",
     "stacks[].options.varFiles",
     "stacks[].options.version",
-    "stacks[].options.workspace",
-    "stacks[].phase.from",
     "stacks[].valueFingerprint",
     "input concurrency",
     "input github-token",
-    "input job-id",
-    "input strict",
 ];
 
 /// A proving test must be an integration or end-to-end test (in a crate's `tests/`), and
@@ -1071,10 +1077,16 @@ fn the_guard_tells_a_test_that_sets_its_key_from_one_that_does_not() {
         "valueFingerprint",
         "stacks[].drift.enabled",
         "dashboard.title",
+        "stacks[].phase.from",
     ] {
         assert!(sets.sets_key(key), "{key}");
     }
-    for key in ["stacks[].valueFingerprint", "drift.enabled", "title"] {
+    for key in [
+        "stacks[].valueFingerprint",
+        "drift.enabled",
+        "title",
+        "phase.from",
+    ] {
         assert!(!sets.sets_key(key), "{key} is not set there");
     }
     assert!(sets.sets_input("dry-run") && !sets.sets_input("strict"));

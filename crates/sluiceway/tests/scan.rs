@@ -557,6 +557,54 @@ fn a_wrong_input_fails_the_step_naming_it() {
 }
 
 #[test]
+fn a_preview_that_fails_twice_turns_the_job_red_only_under_strict_and_links_the_job_given() {
+    // The real tofu behind a stand-in whose every plan of the dev workspace fails.
+    let bin = wrapped_tofu(
+        "if [ \"$1\" = plan ] && [ \"$TF_WORKSPACE\" = dev ]; then\n  echo 'Error: the registry answered 502' >&2\n  exit 1\nfi",
+    );
+    let path = format!("{}:/usr/bin:/bin", bin.path().display());
+    let attempt = format!("https://github.com/{REPO}/actions/runs/4242/attempts/1");
+    let the_job = format!("https://github.com/{REPO}/actions/runs/4242/job/777");
+    for inputs in [vec![], vec![("strict", "true"), ("job-id", "777")]] {
+        let bed = Bed::new();
+        let job = Job::new();
+        let sha = push(&bed, "the first commit", &["network/main.tf"]);
+        let ran = job.run_with(&bed, "push", &sha, &path, &inputs);
+        let row = blocks(&bed.body(dashboard(&bed)))["storage:dev"].clone();
+        assert!(row.contains("preview failed"), "{row}");
+        if inputs.is_empty() {
+            assert_eq!(
+                ran.code,
+                Some(0),
+                "a failed preview is the row's: {}",
+                ran.log
+            );
+            assert!(
+                !ran.log.contains("::error::A preview failed twice"),
+                "{}",
+                ran.log
+            );
+            assert!(row.contains(&attempt) && !row.contains("/job/"), "{row}");
+        } else {
+            assert_eq!(ran.code, Some(1), "strict makes it the job's: {}", ran.log);
+            assert!(
+                ran.log.contains(
+                    "::error::A preview failed twice, and the strict input makes that red."
+                ),
+                "{}",
+                ran.log
+            );
+            assert!(row.contains(&the_job), "the job's log, by its id: {row}");
+        }
+        assert_eq!(
+            ran.outputs["pending"], "2",
+            "the rows that previewed: {}",
+            ran.log
+        );
+    }
+}
+
+#[test]
 fn a_preview_that_fails_is_tried_once_more_after_a_pause_and_passes() {
     let bed = Bed::new();
     let job = Job::new();

@@ -121,7 +121,7 @@ fn telling_tofu(seen: &std::path::Path) -> tempfile::TempDir {
 fn a_stacks_env_file_reaches_its_tool_alone_over_the_steps_and_a_missing_one_fails_that_stack_only()
 {
     let bed = Bed::new();
-    let mut job = Job::new();
+    let mut job = Job::of("examples/quickstart");
     with_config(&job, |text| {
         text.replacen(
             "  - path: network\n    tool: opentofu\n",
