@@ -375,7 +375,7 @@ const PROVEN: &[(&str, &str, &str)] = &[
     (
         "stacks[].valueFingerprint",
         "sluiceway/tests/ticks.rs",
-        "with_value_fingerprints_off_no_row_carries_one_and_a_value_change_deploys",
+        "a_stacks_own_value_fingerprint_wins_over_the_top_level_one",
     ),
     (
         "tickers",
@@ -1034,7 +1034,6 @@ const OWED: &[&str] = &[
     "stacks[].options.prune",
     "stacks[].options.varFiles",
     "stacks[].options.version",
-    "stacks[].valueFingerprint",
     "input concurrency",
     "input github-token",
 ];

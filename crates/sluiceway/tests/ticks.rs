@@ -765,6 +765,49 @@ fn with_value_fingerprints_off_no_row_carries_one_and_a_value_change_deploys() {
 }
 
 #[test]
+fn a_stacks_own_value_fingerprint_wins_over_the_top_level_one() {
+    let bed = Bed::new();
+    let mut job = Job::of("examples/quickstart");
+    let config = job.file("sluiceway.yaml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let stack = "  - path: network\n    tool: opentofu\n";
+    assert!(text.contains(stack), "{text}");
+    std::fs::write(
+        &config,
+        format!(
+            "valueFingerprint: true\n{}",
+            text.replacen(
+                stack,
+                "  - path: network\n    tool: opentofu\n    valueFingerprint: false\n",
+                1
+            )
+        ),
+    )
+    .unwrap();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let ran = job.run(&bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let number = dashboard(&bed);
+    let rows = blocks(&bed.body(number));
+    assert!(
+        !rows["network"].contains("fingerprint="),
+        "{}",
+        rows["network"]
+    );
+    assert!(
+        rows["storage:dev"].contains("fingerprint="),
+        "the other stacks keep the top level's: {}",
+        rows["storage:dev"]
+    );
+    // A value changed after the tick: the stack without a fingerprint deploys.
+    tick(&bed, number, "alice", "network");
+    change_the_cidr(&job);
+    let ran = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert_eq!(ran.outputs["outcome"], "deployed", "{}", ran.log);
+}
+
+#[test]
 fn deploy_all_asks_for_a_confirmation_and_the_confirm_box_is_a_tick_on_each_row() {
     let bed = Bed::new();
     let mut job = Job::new();
