@@ -403,8 +403,8 @@ const PROVEN_INPUTS: &[(&str, &str, &str)] = &[
     ),
     (
         "concurrency",
-        "sluiceway/src/modes/scan/pool/mod.rs",
-        "the_size_follows_the_input_then_the_cores",
+        "sluiceway/tests/scan.rs",
+        "the_concurrency_input_sets_how_many_previews_run_at_once",
     ),
     (
         "deploy-timeout",
@@ -1034,7 +1034,6 @@ const OWED: &[&str] = &[
     "stacks[].options.prune",
     "stacks[].options.varFiles",
     "stacks[].options.version",
-    "input concurrency",
     "input github-token",
 ];
 

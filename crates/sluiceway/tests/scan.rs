@@ -557,6 +557,50 @@ fn a_wrong_input_fails_the_step_naming_it() {
 }
 
 #[test]
+fn the_concurrency_input_sets_how_many_previews_run_at_once() {
+    // Each plan notes how many plans are running as it starts, and takes a while.
+    let marks = tempfile::tempdir().unwrap();
+    let running = marks.path().join("running");
+    std::fs::create_dir(&running).unwrap();
+    let seen = marks.path().join("seen");
+    let bin = wrapped_tofu(&format!(
+        "if [ \"$1\" = plan ]; then\n  touch {running}/$$\n  ls {running} | wc -l >> {seen}\n  sleep 0.5\n  {real} \"$@\"; rc=$?\n  rm {running}/$$\n  exit $rc\nfi",
+        running = running.display(),
+        seen = seen.display(),
+        real = tofu_dir().join("tofu").display()
+    ));
+    let path = format!("{}:/usr/bin:/bin", bin.path().display());
+    let most_at_once = |concurrency: &str| -> (usize, String) {
+        let bed = Bed::new();
+        let job = Job::new();
+        let sha = push(&bed, "the first commit", &["network/main.tf"]);
+        let _ = std::fs::remove_file(&seen);
+        let ran = job.run_with(&bed, "push", &sha, &path, &[("concurrency", concurrency)]);
+        assert_eq!(ran.code, Some(0), "{}", ran.log);
+        assert_eq!(ran.outputs["pending"], "3", "{}", ran.log);
+        let most = std::fs::read_to_string(&seen)
+            .unwrap()
+            .lines()
+            .map(|n| n.trim().parse::<usize>().unwrap())
+            .max()
+            .unwrap();
+        (most, ran.log)
+    };
+    let (most, log) = most_at_once("1");
+    assert_eq!(most, 1, "{log}");
+    assert!(
+        log.contains("The pool is 1 preview at once, from the concurrency input."),
+        "{log}"
+    );
+    let (most, log) = most_at_once("3");
+    assert!(most >= 2, "previews overlap: {most} at most, {log}");
+    assert!(
+        log.contains("The pool is 3 previews at once, from the concurrency input."),
+        "{log}"
+    );
+}
+
+#[test]
 fn a_preview_that_fails_twice_turns_the_job_red_only_under_strict_and_links_the_job_given() {
     // The real tofu behind a stand-in whose every plan of the dev workspace fails.
     let bin = wrapped_tofu(
