@@ -229,8 +229,8 @@ const PROVEN: &[(&str, &str, &str)] = &[
     ),
     (
         "scan.unrelated",
-        "sluiceway-core/src/claim.rs",
-        "unrelated_wins_over_a_stack_and_the_root_stack_claims_everything",
+        "sluiceway/tests/scan.rs",
+        "files_listed_as_unrelated_claim_nothing_and_leave_a_push_narrowed",
     ),
     (
         "stacks[].createInBackend",
@@ -1028,7 +1028,6 @@ mod proof {
 const OWED: &[&str] = &[
     "drift.enabled",
     "phases",
-    "scan.unrelated",
     "stacks[].createInBackend",
     "stacks[].options.createNamespace",
     "stacks[].options.prune",

@@ -423,6 +423,57 @@ fn a_push_with_an_unclaimed_file_falls_back_to_a_full_scan_and_says_why() {
 }
 
 #[test]
+fn files_listed_as_unrelated_claim_nothing_and_leave_a_push_narrowed() {
+    for unrelated in [false, true] {
+        let bed = Bed::new();
+        let job = Job::new();
+        if unrelated {
+            let config = job.file("sluiceway.yaml");
+            let text = std::fs::read_to_string(&config).unwrap();
+            std::fs::write(
+                &config,
+                format!("scan:\n  unrelated: [\"tools/**\"]\n{text}"),
+            )
+            .unwrap();
+        }
+        let first = push(&bed, "the first commit", &["network/main.tf"]);
+        assert_eq!(job.run(&bed, "push", &first).code, Some(0));
+        let main = job.file("storage/main.tf");
+        let text = std::fs::read_to_string(&main).unwrap();
+        std::fs::write(&main, text.replace("30 days", "90 days")).unwrap();
+        let second = push(
+            &bed,
+            "keep assets longer, and lint",
+            &["storage/main.tf", "tools/lint.sh"],
+        );
+        let ran = job.run(&bed, "push", &second);
+        assert_eq!(ran.code, Some(0), "{}", ran.log);
+        if unrelated {
+            assert!(
+                ran.log
+                    .contains("This is a narrowed scan: 2 of 3 stacks claim the 2 changed files."),
+                "{}",
+                ran.log
+            );
+            assert_eq!(previewed(&ran.log), ["storage:dev", "storage:prod"]);
+            assert!(
+                !ran.log.contains("Changed files no stack claims"),
+                "{}",
+                ran.log
+            );
+        } else {
+            assert!(
+                ran.log
+                    .contains("fell back to a full scan: no stack claims tools/lint.sh."),
+                "{}",
+                ran.log
+            );
+            assert_eq!(previewed(&ran.log).len(), 3);
+        }
+    }
+}
+
+#[test]
 fn github_failing_at_the_write_leaves_the_previous_body_and_the_job_red_naming_the_call() {
     let bed = Bed::new();
     let job = Job::new();
