@@ -219,8 +219,8 @@ const PROVEN: &[(&str, &str, &str)] = &[
     ),
     (
         "phases",
-        "sluiceway-core/src/gate.rs",
-        "a_stack_waits_on_what_it_names_and_on_every_stack_of_earlier_phases",
+        "sluiceway/tests/ticks.rs",
+        "a_tick_in_a_later_phase_waits_while_an_earlier_phase_has_a_change_waiting",
     ),
     (
         "scan.logDiff",
@@ -354,8 +354,8 @@ const PROVEN: &[(&str, &str, &str)] = &[
     ),
     (
         "stacks[].phase",
-        "sluiceway-core/tests/discovery.rs",
-        "phases_are_checked_for_cycles_as_nodes",
+        "sluiceway/tests/ticks.rs",
+        "a_tick_in_a_later_phase_waits_while_an_earlier_phase_has_a_change_waiting",
     ),
     (
         "stacks[].previewTimeout",
@@ -1027,7 +1027,6 @@ mod proof {
 /// other pairing stops proving its own.
 const OWED: &[&str] = &[
     "drift.enabled",
-    "phases",
     "stacks[].createInBackend",
     "stacks[].options.createNamespace",
     "stacks[].options.prune",

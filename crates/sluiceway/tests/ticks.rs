@@ -808,6 +808,53 @@ fn a_stacks_own_value_fingerprint_wins_over_the_top_level_one() {
 }
 
 #[test]
+fn a_tick_in_a_later_phase_waits_while_an_earlier_phase_has_a_change_waiting() {
+    let bed = Bed::new();
+    let mut job = Job::of("examples/quickstart");
+    let config = job.file("sluiceway.yaml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let text = text
+        .replacen(
+            "  - path: network\n    tool: opentofu\n",
+            "  - path: network\n    tool: opentofu\n    phase: base\n",
+            1,
+        )
+        .replace(
+            "  - path: storage\n",
+            "  - path: storage\n    phase: apps\n",
+        );
+    std::fs::write(&config, format!("phases: [base, apps]\n{text}")).unwrap();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let ran = job.run(&bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let number = dashboard(&bed);
+
+    tick(&bed, number, "alice", "storage:dev");
+    let ran = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(records_of(&bed, "storage:dev").is_empty(), "{}", ran.log);
+    assert!(
+        ran.log.contains(
+            "storage:dev: ticked by alice; started nothing, since network has a change waiting"
+        ),
+        "{}",
+        ran.log
+    );
+    let row = blocks(&bed.body(number))["storage:dev"].clone();
+    assert!(
+        row.contains(
+            "this tick started nothing: it waits on the **base** phase: **network** has a change waiting."
+        ),
+        "{row}"
+    );
+
+    // Once the earlier phase has nothing waiting, the same tick deploys.
+    tick(&bed, number, "alice", "network");
+    let ran = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(ran.outputs["outcome"], "deployed", "{}", ran.log);
+}
+
+#[test]
 fn deploy_all_asks_for_a_confirmation_and_the_confirm_box_is_a_tick_on_each_row() {
     let bed = Bed::new();
     let mut job = Job::new();
