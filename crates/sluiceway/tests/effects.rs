@@ -428,8 +428,8 @@ const PROVEN_INPUTS: &[(&str, &str, &str)] = &[
     ),
     (
         "github-token",
-        "sluiceway-github/tests/wire.rs",
-        "a_token_without_the_permission_is_refused_and_the_error_says_which_it_needs",
+        "sluiceway/tests/settings.rs",
+        "the_github_token_input_is_the_one_github_is_asked_with",
     ),
     (
         "job-id",
@@ -1032,7 +1032,6 @@ const OWED: &[&str] = &[
     "stacks[].options.prune",
     "stacks[].options.varFiles",
     "stacks[].options.version",
-    "input github-token",
 ];
 
 /// A proving test must be an integration or end-to-end test (in a crate's `tests/`), and

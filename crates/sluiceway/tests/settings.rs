@@ -8,7 +8,7 @@ use std::process::Command;
 
 use sluiceway_github::GitHub;
 use support::job::*;
-use support::{Bed, REPO};
+use support::{Bed, REPO, tofu_dir};
 
 fn with_config(job: &Job, edit: impl FnOnce(String) -> String) {
     let file = job.file("sluiceway.yaml");
@@ -244,5 +244,54 @@ fn a_stacks_env_file_reaches_its_tool_alone_over_the_steps_and_a_missing_one_fai
         said.contains("sluiceway.yaml:")
             && said.contains(": stacks[2].envFile: the env file ci/missing.env could not be read"),
         "{said}"
+    );
+}
+
+#[test]
+fn the_github_token_input_is_the_one_github_is_asked_with() {
+    let bed = Bed::new();
+    bed.emulator
+        .act(github_emulator::Act::AddToken {
+            token: "the-workflows-own".into(),
+            login: "github-actions[bot]".into(),
+            permissions: None,
+        })
+        .unwrap();
+    let job = Job::of("examples/quickstart");
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let path = format!("{}:/usr/bin:/bin", tofu_dir().display());
+
+    let refused = job.run_with(
+        &bed,
+        "push",
+        &sha,
+        &path,
+        &[("github-token", "not-a-token")],
+    );
+    assert_ne!(refused.code, Some(0), "{}", refused.log);
+    assert!(
+        refused.log.contains("401"),
+        "GitHub's refusal is named: {}",
+        refused.log
+    );
+    assert!(!refused.log.contains("not-a-token"), "{}", refused.log);
+    assert!(
+        bed.github
+            .open_issues_labelled("sluiceway")
+            .unwrap()
+            .is_empty()
+    );
+
+    let ran = job.run_with(
+        &bed,
+        "push",
+        &sha,
+        &path,
+        &[("github-token", "the-workflows-own")],
+    );
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert_eq!(
+        bed.github.open_issues_labelled("sluiceway").unwrap().len(),
+        1
     );
 }
