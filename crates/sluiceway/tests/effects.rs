@@ -324,8 +324,8 @@ const PROVEN: &[(&str, &str, &str)] = &[
     ),
     (
         "stacks[].options.varFiles",
-        "sluiceway-core/src/init.rs",
-        "several_var_files_give_one_stack_each",
+        "sluiceway/tests/settings.rs",
+        "each_stacks_var_files_reach_its_own_plan_and_no_other",
     ),
     (
         "stacks[].options.version",
@@ -1030,7 +1030,6 @@ const OWED: &[&str] = &[
     "stacks[].createInBackend",
     "stacks[].options.createNamespace",
     "stacks[].options.prune",
-    "stacks[].options.varFiles",
     "stacks[].options.version",
 ];
 

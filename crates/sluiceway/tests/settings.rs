@@ -295,3 +295,41 @@ fn the_github_token_input_is_the_one_github_is_asked_with() {
         1
     );
 }
+
+#[test]
+fn each_stacks_var_files_reach_its_own_plan_and_no_other() {
+    let bed = Bed::new();
+    let job = Job::of("examples/quickstart");
+    let seen = tempfile::tempdir().unwrap();
+    let log = seen.path().join("plans");
+    let bin = wrapped_tofu(&format!(
+        "if [ \"$1\" = plan ]; then echo \"$(basename \"$PWD\")|${{TF_WORKSPACE-}}|$*\" >> {}; fi",
+        log.display()
+    ));
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let path = format!("{}:/usr/bin:/bin", bin.path().display());
+    let ran = job.run_with(&bed, "push", &sha, &path, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let plans = std::fs::read_to_string(&log).unwrap();
+    let var_files = |stack: &str| -> Vec<String> {
+        let line = plans
+            .lines()
+            .find(|l| l.starts_with(&format!("{stack}|")))
+            .unwrap_or_else(|| panic!("no plan of {stack}: {plans}"));
+        line.split(' ')
+            .filter(|arg| arg.starts_with("-var-file"))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(var_files("network|"), Vec::<String>::new(), "{plans}");
+    assert_eq!(
+        var_files("storage|dev"),
+        ["-var-file=dev.tfvars"],
+        "{plans}"
+    );
+    assert_eq!(
+        var_files("storage|prod"),
+        ["-var-file=prod.tfvars"],
+        "{plans}"
+    );
+}
