@@ -1026,7 +1026,6 @@ mod proof {
 /// The guard fails when one of these comes to prove its key (take it off) and when any
 /// other pairing stops proving its own.
 const OWED: &[&str] = &[
-    "drift.enabled",
     "stacks[].createInBackend",
     "stacks[].options.createNamespace",
     "stacks[].options.prune",

@@ -59,7 +59,7 @@ fn a_changed_manifest_is_pending_with_its_path_and_drift_is_found_where_asked() 
         root,
         "sluiceway.yaml",
         &format!(
-            "notify:\n  events: [drift]\nstacks:\n  - path: apps/web\n    tool: kubectl\n    options:\n      namespace: {NAMESPACE}\n  - path: apps/cache\n    tool: kubectl\n    drift:\n      enabled: true\n    options:\n      namespace: {NAMESPACE}\n      forceConflicts: true\n"
+            "notify:\n  events: [drift]\ndrift:\n  enabled: true\nstacks:\n  - path: apps/web\n    tool: kubectl\n    drift:\n      enabled: false\n    options:\n      namespace: {NAMESPACE}\n  - path: apps/cache\n    tool: kubectl\n    options:\n      namespace: {NAMESPACE}\n      forceConflicts: true\n"
         ),
     );
     write(
@@ -188,7 +188,8 @@ fn a_changed_manifest_is_pending_with_its_path_and_drift_is_found_where_asked() 
     assert_eq!(state, "pending", "{body}");
     assert!(web.contains("web-settings"), "{web}");
     assert!(web.contains("data.greeting"), "{web}");
-    // The scheduled full scan checked the cache for drift, as it asks, and not the web.
+    // The scheduled full scan checked the cache for drift, as the top level asks, and
+    // not the web, which turns it off for itself.
     let result: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(runner.path().join("sluiceway-scan-result.json")).unwrap(),
     )
