@@ -284,8 +284,8 @@ const PROVEN: &[(&str, &str, &str)] = &[
     ),
     (
         "stacks[].options.createNamespace",
-        "sluiceway-fixtures/tests/helm_fixtures.rs",
-        "every_fixture_is_what_its_scenario_records",
+        "sluiceway/tests/scan_helm.rs",
+        "helm_3_previews_drift_checks_deploys_and_repairs_without_the_plugin",
     ),
     (
         "stacks[].options.fieldManager",
@@ -705,7 +705,9 @@ mod proof {
                 if !read.insert(function.clone()) {
                     continue;
                 }
-                let Some(text) = function_text(&source, &function) else {
+                let Some(text) =
+                    function_text(&source, &function).or_else(|| const_text(&source, &function))
+                else {
                     continue;
                 };
                 for called in calls(&text) {
@@ -878,7 +880,18 @@ mod proof {
         Some(lines[start..=end].join("\n"))
     }
 
-    /// The names a text calls: `name(` or `name::<`.
+    /// The text of `const NAME` in a source file, to the `;` that ends it.
+    fn const_text(source: &str, name: &str) -> Option<String> {
+        let start = source
+            .find(&format!("\nconst {name}: "))
+            .or_else(|| source.find(&format!("\npub(crate) const {name}: ")))?;
+        let end = source[start..]
+            .find(";\n")
+            .map_or(source.len(), |end| start + end);
+        Some(source[start..end].to_owned())
+    }
+
+    /// The names a text calls (`name(`, `name::<`) and the constants it reads (`NAME`).
     fn calls(text: &str) -> Vec<String> {
         let mut names = Vec::new();
         let mut word = String::new();
@@ -886,7 +899,9 @@ mod proof {
             if c.is_ascii_alphanumeric() || c == '_' {
                 word.push(c);
             } else {
-                if (c == '(' || c == ':') && !word.is_empty() {
+                let constant =
+                    word.len() > 1 && word.chars().all(|c| c.is_ascii_uppercase() || c == '_');
+                if (c == '(' || c == ':' || constant) && !word.is_empty() {
                     names.push(word.clone());
                 }
                 word.clear();
@@ -1026,8 +1041,6 @@ mod proof {
 /// The guard fails when one of these comes to prove its key (take it off) and when any
 /// other pairing stops proving its own.
 const OWED: &[&str] = &[
-    "stacks[].createInBackend",
-    "stacks[].options.createNamespace",
     "stacks[].options.prune",
     "stacks[].options.version",
 ];
