@@ -1040,10 +1040,7 @@ mod proof {
 /// of its file or a fixture it names. The key is acted on; its end-to-end proof is owed.
 /// The guard fails when one of these comes to prove its key (take it off) and when any
 /// other pairing stops proving its own.
-const OWED: &[&str] = &[
-    "stacks[].options.prune",
-    "stacks[].options.version",
-];
+const OWED: &[&str] = &["stacks[].options.prune", "stacks[].options.version"];
 
 /// A proving test must be an integration or end-to-end test (in a crate's `tests/`), and
 /// must set its key: in its own text, in a helper of its file it calls, or in a fixture
@@ -1099,6 +1096,9 @@ fn the_guard_tells_a_test_that_sets_its_key_from_one_that_does_not() {
     let fragment = proof::Proof::read(file, "a_test_of_the_guard_that_sets_a_fragment");
     assert!(fragment.sets_key("stacks[].valueFingerprint"));
     assert!(!fragment.sets_key("valueFingerprint"));
+    let constant = proof::Proof::read(file, "a_test_of_the_guard_that_reads_a_constant");
+    assert!(constant.sets_key("stacks[].createInBackend"));
+    assert!(!constant.sets_key("createInBackend"));
     let example = proof::Proof::read(file, "a_test_of_the_guard_that_names_an_example");
     assert!(
         example.sets_key("stacks[].options.release"),
