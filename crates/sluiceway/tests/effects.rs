@@ -304,8 +304,8 @@ const PROVEN: &[(&str, &str, &str)] = &[
     ),
     (
         "stacks[].options.prune",
-        "sluiceway-fixtures/tests/kubectl_fixtures.rs",
-        "each_version_holds_exactly_the_scenarios_and_each_meets_its_expectations",
+        "sluiceway/tests/scan_kubectl.rs",
+        "a_pruning_stack_deletes_what_left_its_manifests_and_shows_the_delete_first",
     ),
     (
         "stacks[].options.recursive",
@@ -1040,7 +1040,7 @@ mod proof {
 /// of its file or a fixture it names. The key is acted on; its end-to-end proof is owed.
 /// The guard fails when one of these comes to prove its key (take it off) and when any
 /// other pairing stops proving its own.
-const OWED: &[&str] = &["stacks[].options.prune", "stacks[].options.version"];
+const OWED: &[&str] = &["stacks[].options.version"];
 
 /// A proving test must be an integration or end-to-end test (in a crate's `tests/`), and
 /// must set its key: in its own text, in a helper of its file it calls, or in a fixture

@@ -368,6 +368,96 @@ fn a_tick_applies_the_rendered_set_into_the_cluster_and_the_next_scan_is_in_sync
     drop(plane);
 }
 
+#[test]
+fn a_pruning_stack_deletes_what_left_its_manifests_and_shows_the_delete_first() {
+    let Some((kubectl, binaries)) = cached_pair("v1.34.5") else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must build the control plane and install kubectl"
+        );
+        eprintln!("notice: no control plane or kubectl here; the kubectl prune was not run");
+        return;
+    };
+    let plane = ControlPlane::start(&binaries, &kubectl).unwrap();
+    let kubeconfig = plane.kubeconfig().to_owned();
+    let mut job = support::job::Job::new();
+    job.checkout = tempfile::tempdir().unwrap();
+    let root = job.checkout.path().to_owned();
+    write(
+        &root,
+        "sluiceway.yaml",
+        &format!(
+            "stacks:\n  - path: apps/web\n    tool: kubectl\n    options:\n      namespace: {NAMESPACE}\n      prune: true\n"
+        ),
+    );
+    write(
+        &root,
+        "apps/web/settings.yaml",
+        &config_map("web-settings", "greeting", "hello"),
+    );
+    write(
+        &root,
+        "apps/web/legacy.yaml",
+        &config_map("web-legacy", "mode", "old"),
+    );
+    kubectl_run(
+        &kubectl,
+        &kubeconfig,
+        &["create", "namespace", NAMESPACE],
+        &root,
+    );
+    job.env
+        .push(("KUBECONFIG".into(), kubeconfig.display().to_string()));
+    let path = format!("{}:/usr/bin:/bin", kubectl.parent().unwrap().display());
+    let bed = Bed::new();
+    let deploy = |job: &mut support::job::Job, sha: &str| {
+        let scanned = job.run_with(&bed, "push", sha, &path, &[]);
+        assert_eq!(scanned.code, Some(0), "{}", scanned.log);
+        let number = support::job::dashboard(&bed);
+        support::job::tick(&bed, number, "alice", "apps/web");
+        job.payload = Some(support::job::edit_event(&bed, number));
+        let ran = job.run_with(&bed, "issues", sha, &path, &[("mode", "")]);
+        job.payload = None;
+        assert_eq!(ran.outputs["outcome"], "deployed", "{}", ran.log);
+        number
+    };
+    let exists = |name: &str| {
+        Command::new(&kubectl)
+            .args(["get", "configmap", name, "--namespace", NAMESPACE])
+            .env("KUBECONFIG", &kubeconfig)
+            .output()
+            .unwrap()
+            .status
+            .success()
+    };
+    let first = support::job::push(
+        &bed,
+        "the web's settings",
+        &["apps/web/settings.yaml", "apps/web/legacy.yaml"],
+    );
+    deploy(&mut job, &first);
+    assert!(exists("web-settings") && exists("web-legacy"));
+
+    // The legacy settings leave the code: the row shows their delete, and the tick
+    // deletes them from the cluster.
+    std::fs::remove_file(root.join("apps/web/legacy.yaml")).unwrap();
+    let second = support::job::push(&bed, "no more legacy", &["apps/web/legacy.yaml"]);
+    let scanned = job.run_with(&bed, "push", &second, &path, &[]);
+    assert_eq!(scanned.code, Some(0), "{}", scanned.log);
+    let number = support::job::dashboard(&bed);
+    let row = support::job::blocks(&bed.body(number))["apps/web"].clone();
+    assert!(row.contains("state=\"pending\""), "{row}");
+    assert!(
+        row.contains("web-legacy"),
+        "the delete is on the row: {row}"
+    );
+    assert!(!row.contains("web-settings"), "nothing else changes: {row}");
+    deploy(&mut job, &second);
+    assert!(!exists("web-legacy"), "pruned");
+    assert!(exists("web-settings"), "and only that");
+    drop(plane);
+}
+
 /// ADR 0029 and decision 0121: a push scan that previews a drifted stack checks its drift
 /// again, so the row keeps it; a drift check that fails leaves the preview standing and
 /// says `drift not checked`, and the next scan of any kind checks that stack again.
