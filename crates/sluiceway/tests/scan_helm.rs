@@ -234,3 +234,178 @@ fn helm_3_previews_drift_checks_deploys_and_repairs_without_the_plugin() {
 fn helm_4_previews_drift_checks_deploys_and_repairs_without_the_plugin() {
     scan_tick_and_repair("v1.37.1", "v4.3.1");
 }
+
+/// A chart of our own, at one version, that makes one ConfigMap named for its edition.
+fn catalog_chart(at: &Path, version: &str, edition: &str) {
+    std::fs::create_dir_all(at.join("templates")).unwrap();
+    std::fs::write(
+        at.join("Chart.yaml"),
+        format!("apiVersion: v2\nname: catalog\ntype: application\nversion: {version}\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        at.join("templates/settings.yaml"),
+        format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: catalog-{edition}\ndata:\n  edition: {edition}\n"
+        ),
+    )
+    .unwrap();
+}
+
+/// A chart repository served over HTTP from a folder, as long as it lives.
+struct Served(std::process::Child);
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn serve(folder: &Path) -> (Served, String) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new("python3")
+        .args([
+            "-m",
+            "http.server",
+            &port.to_string(),
+            "--bind",
+            "127.0.0.1",
+        ])
+        .current_dir(folder)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let served = Served(child);
+    for _ in 0..100 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return (served, format!("http://127.0.0.1:{port}"));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("the chart repository did not start serving");
+}
+
+#[test]
+fn a_chart_from_a_repository_is_previewed_and_deployed_at_the_version_its_stack_pins() {
+    let (Some((kubectl, binaries)), Some(helm)) =
+        (cached_pair("v1.34.5"), cached_tool("helm", "v3.19.0"))
+    else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must build the control plane and install kubectl and helm"
+        );
+        eprintln!("notice: no control plane, kubectl or helm here; the chart version was not run");
+        return;
+    };
+    let plane = ControlPlane::start(&binaries, &kubectl).unwrap();
+    let kubeconfig = plane.kubeconfig().to_owned();
+
+    // A repository holding the chart at 0.1.0 and at 0.2.0, the newest.
+    let charts = tempfile::tempdir().unwrap();
+    let served = charts.path().join("served");
+    std::fs::create_dir(&served).unwrap();
+    for (version, edition) in [("0.1.0", "first"), ("0.2.0", "second")] {
+        let source = charts.path().join(edition);
+        catalog_chart(&source, version, edition);
+        run(
+            &helm,
+            &kubeconfig,
+            charts.path(),
+            &[
+                "package",
+                source.to_str().unwrap(),
+                "--destination",
+                "served",
+            ],
+        );
+    }
+    let (_server, url) = serve(&served);
+    run(
+        &helm,
+        &kubeconfig,
+        &served,
+        &["repo", "index", ".", "--url", &url],
+    );
+
+    let mut job = Job::new();
+    job.checkout = tempfile::tempdir().unwrap();
+    std::fs::write(
+        job.file("sluiceway.yaml"),
+        "stacks:\n  - path: catalog\n    tool: helm\n    options:\n      release: catalog\n      namespace: sluiceway-catalog\n      chart: lab/catalog\n      version: 0.1.0\n      createNamespace: true\n",
+    )
+    .unwrap();
+    std::fs::create_dir(job.file("catalog")).unwrap();
+    std::fs::write(
+        job.file("catalog/README.md"),
+        "The catalog, from the lab's repository.\n",
+    )
+    .unwrap();
+    // The workflow's own step adds the repository, as `helm repo add` in a job would.
+    let helm_home = tempfile::tempdir().unwrap();
+    let helm_env = [
+        (
+            "HELM_REPOSITORY_CONFIG",
+            helm_home.path().join("repositories.yaml"),
+        ),
+        ("HELM_REPOSITORY_CACHE", helm_home.path().join("cache")),
+    ];
+    let added = Command::new(&helm)
+        .args(["repo", "add", "lab", &url])
+        .envs(helm_env.iter().map(|(k, v)| (k, v)))
+        .env("HOME", helm_home.path())
+        .output()
+        .unwrap();
+    assert!(
+        added.status.success(),
+        "{}",
+        String::from_utf8_lossy(&added.stderr)
+    );
+    for (name, value) in &helm_env {
+        job.env
+            .push(((*name).to_owned(), value.display().to_string()));
+    }
+    job.env
+        .push(("KUBECONFIG".into(), kubeconfig.display().to_string()));
+    let path = format!(
+        "{}:{}:/usr/bin:/bin",
+        helm.parent().unwrap().display(),
+        kubectl.parent().unwrap().display()
+    );
+
+    let bed = Bed::new();
+    let sha = push(
+        &bed,
+        "the catalog",
+        &["sluiceway.yaml", "catalog/README.md"],
+    );
+    let ran = job.run_with(&bed, "schedule", &sha, &path, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let number = dashboard(&bed);
+    let row = blocks(&bed.body(number))["catalog"].clone();
+    assert!(row.contains("state=\"pending\""), "{row}");
+    assert!(
+        row.contains("catalog-first"),
+        "the pinned version's object: {row}"
+    );
+    assert!(!row.contains("catalog-second"), "not the newest's: {row}");
+
+    tick(&bed, number, "alice", "catalog");
+    job.payload = Some(edit_event(&bed, number));
+    let ran = job.run_with(&bed, "issues", &sha, &path, &[("mode", "")]);
+    job.payload = None;
+    assert_eq!(ran.outputs["outcome"], "deployed", "{}", ran.log);
+    let listed = run(
+        &helm,
+        &kubeconfig,
+        charts.path(),
+        &["list", "--namespace=sluiceway-catalog", "--output=json"],
+    );
+    assert!(listed.contains("\"chart\":\"catalog-0.1.0\""), "{listed}");
+    drop(plane);
+}
