@@ -14,7 +14,7 @@
 
 mod support;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use github_emulator::Act;
@@ -40,17 +40,26 @@ fn config_map(name: &str, key: &str, value: &str) -> String {
     )
 }
 
-#[test]
-fn a_changed_manifest_is_pending_with_its_path_and_drift_is_found_where_asked() {
+/// The v1.34 control plane, started, and its kubectl; where there is none, `None` after
+/// saying which story was not run (under CI there must be one).
+fn control_plane(story: &str) -> Option<(PathBuf, ControlPlane)> {
     let Some((kubectl, binaries)) = cached_pair("v1.34.5") else {
         assert!(
             std::env::var_os("CI").is_none(),
             "CI must build the control plane and install kubectl"
         );
-        eprintln!("notice: no control plane or kubectl here; the kubectl scan was not run");
-        return;
+        eprintln!("notice: no control plane or kubectl here; the {story} was not run");
+        return None;
     };
     let plane = ControlPlane::start(&binaries, &kubectl).unwrap();
+    Some((kubectl, plane))
+}
+
+#[test]
+fn a_changed_manifest_is_pending_with_its_path_and_drift_is_found_where_asked() {
+    let Some((kubectl, plane)) = control_plane("kubectl scan") else {
+        return;
+    };
     let kubeconfig = plane.kubeconfig().to_owned();
 
     let checkout = tempfile::tempdir().unwrap();
@@ -274,15 +283,9 @@ fn a_changed_manifest_is_pending_with_its_path_and_drift_is_found_where_asked() 
 
 #[test]
 fn a_tick_applies_the_rendered_set_into_the_cluster_and_the_next_scan_is_in_sync() {
-    let Some((kubectl, binaries)) = cached_pair("v1.34.5") else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must build the control plane and install kubectl"
-        );
-        eprintln!("notice: no control plane or kubectl here; the kubectl deploy was not run");
+    let Some((kubectl, plane)) = control_plane("kubectl deploy") else {
         return;
     };
-    let plane = ControlPlane::start(&binaries, &kubectl).unwrap();
     let kubeconfig = plane.kubeconfig().to_owned();
     let mut job = support::job::Job::new();
     job.checkout = tempfile::tempdir().unwrap();
@@ -370,15 +373,9 @@ fn a_tick_applies_the_rendered_set_into_the_cluster_and_the_next_scan_is_in_sync
 
 #[test]
 fn a_pruning_stack_deletes_what_left_its_manifests_and_shows_the_delete_first() {
-    let Some((kubectl, binaries)) = cached_pair("v1.34.5") else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must build the control plane and install kubectl"
-        );
-        eprintln!("notice: no control plane or kubectl here; the kubectl prune was not run");
+    let Some((kubectl, plane)) = control_plane("kubectl prune") else {
         return;
     };
-    let plane = ControlPlane::start(&binaries, &kubectl).unwrap();
     let kubeconfig = plane.kubeconfig().to_owned();
     let mut job = support::job::Job::new();
     job.checkout = tempfile::tempdir().unwrap();
@@ -463,15 +460,9 @@ fn a_pruning_stack_deletes_what_left_its_manifests_and_shows_the_delete_first() 
 /// says `drift not checked`, and the next scan of any kind checks that stack again.
 #[test]
 fn a_push_keeps_the_drift_of_a_drifted_row_and_a_failed_drift_check_says_so() {
-    let Some((kubectl, binaries)) = cached_pair("v1.34.5") else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must build the control plane and install kubectl"
-        );
-        eprintln!("notice: no control plane or kubectl here; the drift story was not run");
+    let Some((kubectl, plane)) = control_plane("drift story") else {
         return;
     };
-    let plane = ControlPlane::start(&binaries, &kubectl).unwrap();
     let kubeconfig = plane.kubeconfig().to_owned();
     let mut job = support::job::Job::new();
     job.checkout = tempfile::tempdir().unwrap();
