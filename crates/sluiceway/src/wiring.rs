@@ -144,7 +144,7 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
             .0
         }
         Route::Apply(id) => modes::apply::run(&applying, &github, id, &mut outputs, printer),
-        Route::Settle => modes::settle::run(&job, &github, &SystemClock, printer),
+        Route::Settle => modes::settle::run(&job, &github, &SystemClock, &mut outputs, printer),
         Route::Ticks | Route::Sweep => {
             modes::auto::ticks(&applying, &github, &mut outputs, printer)
         }

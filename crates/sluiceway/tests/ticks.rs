@@ -319,6 +319,11 @@ fn settle_ends_a_record_its_run_left_open_and_the_row_says_so() {
     let path = format!("{}:/usr/bin:/bin", tofu_dir().display());
     let settled = job.run_with(&bed, "issues", &sha, &path, &[("mode", "settle")]);
     assert_eq!(settled.code, Some(0), "{}", settled.log);
+    let dashboard = bed.github.open_issues_labelled("sluiceway").unwrap();
+    assert_eq!(
+        settled.outputs["dashboard-url"], dashboard[0].html_url,
+        "a push's event has no issue: the dashboard it found"
+    );
     assert_eq!(
         records_of(&bed, "network"),
         [(
@@ -615,6 +620,13 @@ fn a_queued_record_whose_dependency_did_not_deploy_ends_and_never_deploys() {
     // Resolve alone handed network on; its apply never comes, and settle ends it.
     let settled = job.run_with(&bed, "issues", &sha, &path, &[("mode", "settle")]);
     assert_eq!(settled.code, Some(0), "{}", settled.log);
+    let event: serde_json::Value =
+        serde_json::from_str(job.payload.as_deref().expect("the edit's event")).unwrap();
+    assert_eq!(
+        settled.outputs["dashboard-url"],
+        event["issue"]["html_url"].as_str().unwrap(),
+        "the event's issue, taken from the event"
+    );
     assert_eq!(
         records_of(&bed, "network")[0].1,
         "the run ended without a result"

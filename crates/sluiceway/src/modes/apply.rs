@@ -787,7 +787,7 @@ fn write_row(
 
 /// The dashboard's number: from the event when it is the dashboard's edit, else found
 /// by its label.
-pub fn dashboard_number(job: &Job, github: &dyn GitHub, label: &str) -> Option<u64> {
+fn dashboard_number(job: &Job, github: &dyn GitHub, label: &str) -> Option<u64> {
     dashboard_issue(job, github, label).map(|(number, _)| number)
 }
 

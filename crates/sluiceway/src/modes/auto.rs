@@ -47,7 +47,7 @@ pub fn deploy(
         }
     }
     if !started.is_empty()
-        && settle::run(applying.job, github, applying.clock, printer) == Outcome::Failed
+        && settle::run(applying.job, github, applying.clock, outputs, printer) == Outcome::Failed
     {
         outcome = Outcome::Failed;
     }

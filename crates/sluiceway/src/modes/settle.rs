@@ -2,7 +2,8 @@
 //! that has no result, with `error` "the run ended without a result" (decisions 0003,
 //! 0035), redraws those rows with their failure lines, and asks for a full scan. It runs
 //! no tool and reads no env file. Red only when it could not write a status or ask for
-//! the scan.
+//! the scan. Its `dashboard-url` is the event's issue when the event has one, and
+//! otherwise the dashboard it found to redraw.
 
 use sluiceway_dashboard::reader;
 use sluiceway_dashboard::view::{Row, RowSource, State};
@@ -12,14 +13,25 @@ use crate::base::Outcome;
 use crate::base::checkout::Checkout;
 use crate::base::printer::Printer;
 use crate::base::setup;
-use crate::modes::apply::dashboard_number;
+use crate::modes::apply::dashboard_issue;
 use crate::modes::job::{Clock, Job};
 use crate::modes::layers;
+use crate::modes::outputs::Outputs;
 use crate::modes::records::{Records, ended};
 use crate::modes::resolve::{Dispatched, dispatch_workflow};
 use crate::modes::rewrite::Rewrite;
 
-pub fn run(job: &Job, github: &dyn GitHub, clock: &dyn Clock, printer: &mut Printer) -> Outcome {
+pub fn run(
+    job: &Job,
+    github: &dyn GitHub,
+    clock: &dyn Clock,
+    outputs: &mut Outputs,
+    printer: &mut Printer,
+) -> Outcome {
+    // From the event, as apply takes it: no request.
+    if let Some(issue) = &job.issue {
+        outputs.set("dashboard-url", issue.html_url.clone());
+    }
     let setup = match setup::read(&Checkout::new(&job.workspace)) {
         Ok(setup) => setup,
         Err(_) => {
@@ -74,13 +86,15 @@ pub fn run(job: &Job, github: &dyn GitHub, clock: &dyn Clock, printer: &mut Prin
         }
     }
     // The rows of the records just ended say their deploy failed; a full scan follows.
-    if let Some(number) = dashboard_number(job, github, &setup.config.settings.dashboard.label)
+    if let Some((number, url)) =
+        dashboard_issue(job, github, &setup.config.settings.dashboard.label)
         && let Ok(records) = Records::read(
             github,
             &setup.discovery.stacks,
             &setup.config.settings.record_writers,
         )
     {
+        outputs.set("dashboard-url", url);
         let failures = records.failure_lines(|run| job.links().run(run));
         let rewrite = Rewrite::of_job(&setup, job, &records, clock.now());
         let written = rewrite.write(github, number, &|block: &reader::RowBlock| {
