@@ -291,3 +291,38 @@ fn the_release_builds_a_binary_for_every_platform_the_shim_picks_and_no_other() 
         "ADR 0045: the runner needs Unix process groups"
     );
 }
+
+/// The post step runs after every job (`post-if: always()`, as the reference's does):
+/// after a job that left no record open it changes nothing.
+#[test]
+fn the_post_step_runs_after_every_job_and_after_a_whole_run_changes_nothing() {
+    let docs = Yaml::load_from_str(&action_yml()).unwrap();
+    assert_eq!(docs[0]["runs"]["post-if"].as_str(), Some("always()"));
+    let bed = Bed::new();
+    let release = release(None);
+    let mut job = via(release.path());
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let ran = job.run(&bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let number = dashboard(&bed);
+    let body = bed.body(number);
+    let before = bed.emulator.traffic().len();
+    job.script = "post.js";
+    let posted = job.run(&bed, "push", &sha);
+    assert_eq!(posted.code, Some(0), "{}", posted.log);
+    assert!(
+        posted
+            .log
+            .contains("Every deployment record of this run has its result."),
+        "{}",
+        posted.log
+    );
+    let traffic = bed.emulator.traffic()[before..].to_vec();
+    assert!(
+        traffic
+            .iter()
+            .all(|call| call.starts_with("GET ") || call.starts_with("graphql ")),
+        "it only read: {traffic:?}"
+    );
+    assert_eq!(bed.body(number), body);
+}
