@@ -760,15 +760,13 @@ mod proof {
         }
 
         /// Whether the proof sets the action's input: by its `INPUT_` variable, as an
-        /// input named in the test, or under a workflow step's `with:`.
+        /// input named in the test, or as a key of the YAML it writes (a step's `with:`).
         pub(super) fn sets_input(&self, input: &str) -> bool {
             self.source
                 .contains(&format!("INPUT_{}", input.to_uppercase()))
                 || self.blocks.iter().any(|block| {
-                    block.text == input || block.sets(&["with", input]) || {
-                        let lines = key_lines(&block.text);
-                        lines.iter().any(|line| line.key == input)
-                    }
+                    block.text == input
+                        || key_lines(&block.text).iter().any(|line| line.key == input)
                 })
         }
     }
