@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sluiceway_core::workflow::lint::lint;
+use sluiceway_core::workflow::lint::{Settings, lint};
 use sluiceway_core::workflow::scans_nobody_applies;
 use sluiceway_core::workflow::tool_setup::set_up_tools;
 
@@ -19,8 +19,9 @@ fuzz_target!(|data: &[u8]| {
         assert!(text.contains(&setup.version), "{setup:?}");
         assert!(setup.line >= 1 && setup.line <= lines + 1, "{setup:?}");
     }
-    for merges in [false, true] {
-        let (jobs, findings) = lint("w.yml", text, "sluiceway/sluiceway-rs", merges);
+    for (merges, read_only) in [(false, false), (true, true)] {
+        let settings = Settings { merges, read_only };
+        let (jobs, findings) = lint("w.yml", text, "sluiceway/sluiceway-rs", settings);
         for job in &jobs {
             assert!(text.contains(&job.id), "{job:?}");
         }

@@ -10,6 +10,8 @@ use jiff::tz::AmbiguousOffset;
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, ZonedDateTime};
 
+use crate::config::Position;
+
 /// Minutes in a day; a window may close at `24:00`, which is this.
 pub const DAY: u16 = 24 * 60;
 
@@ -116,6 +118,8 @@ pub struct Freeze {
     pub from: DateTime,
     pub to: DateTime,
     pub reason: Option<String>,
+    /// Where `sluiceway.yaml` sets its end, for `check` to name a freeze that is over.
+    pub position: Position,
 }
 
 impl Freeze {
@@ -162,6 +166,14 @@ impl Calendar {
             .iter()
             .filter(|f| f.active_at(at, &self.zone))
             .max_by_key(|f| f.ends(&self.zone))
+    }
+
+    /// The freezes that ended by `at`: they hold nothing any more, and `check` asks for
+    /// them to be removed.
+    pub fn freezes_over(&self, at: Timestamp) -> impl Iterator<Item = &Freeze> {
+        self.freezes
+            .iter()
+            .filter(move |f| f.ends(&self.zone) <= at)
     }
 
     /// The freeze the dashboard tells of at `at`: the one in force, else the next to
@@ -331,8 +343,17 @@ mod tests {
                 from: "2026-12-20T18:00".parse().unwrap(),
                 to: "2027-01-04T08:00".parse().unwrap(),
                 reason: Some("holidays".into()),
+                position: Position::default(),
             }],
         };
+        assert_eq!(
+            calendar.freezes_over(at("2027-01-04T07:59", &zone)).count(),
+            0
+        );
+        assert_eq!(
+            calendar.freezes_over(at("2027-01-04T08:00", &zone)).count(),
+            1
+        );
         assert_eq!(calendar.freeze_at(at("2026-12-20T17:59", &zone)), None);
         assert!(calendar.freeze_at(at("2026-12-20T18:00", &zone)).is_some());
         assert!(calendar.freeze_at(at("2027-01-04T07:59", &zone)).is_some());
@@ -449,7 +470,12 @@ mod tests {
         ) {
             let from = start.to_zoned_datetime(zone.clone()).datetime();
             let to = from.checked_add(jiff::Span::new().hours(hours)).unwrap();
-            let freeze = Freeze { from, to, reason: None };
+            let freeze = Freeze {
+                from,
+                to,
+                reason: None,
+                position: Position::default(),
+            };
             let calendar = Calendar { zone: zone.clone(), freezes: vec![freeze.clone()] };
             let inside = freeze.starts(&zone) <= probe && probe < freeze.ends(&zone);
             prop_assert_eq!(calendar.freeze_at(probe).is_some(), inside);

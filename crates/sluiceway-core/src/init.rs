@@ -667,8 +667,15 @@ mod tests {
             );
             let action = crate::identity::action();
             let repository = action.split('@').next().unwrap();
-            let (jobs, findings) =
-                crate::workflow::lint::lint("deploy.yml", &text, repository, merges);
+            let (jobs, findings) = crate::workflow::lint::lint(
+                "deploy.yml",
+                &text,
+                repository,
+                crate::workflow::lint::Settings {
+                    merges,
+                    read_only: false,
+                },
+            );
             let ids: Vec<&str> = jobs.iter().map(|j| j.id.as_str()).collect();
             assert_eq!(
                 ids,
@@ -703,8 +710,15 @@ mod tests {
             );
             let action = crate::identity::action();
             let repository = action.split('@').next().unwrap();
-            let (jobs, findings) =
-                crate::workflow::lint::lint("deploy.yml", &text, repository, merges);
+            let (jobs, findings) = crate::workflow::lint::lint(
+                "deploy.yml",
+                &text,
+                repository,
+                crate::workflow::lint::Settings {
+                    merges,
+                    read_only: false,
+                },
+            );
             assert_eq!(jobs.len(), 1, "{text}");
             assert_eq!(findings, Vec::new(), "merges {merges}");
             assert_eq!(text.contains("contents: write"), merges);

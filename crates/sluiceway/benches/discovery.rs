@@ -75,6 +75,7 @@ fn bench(c: &mut Criterion) {
                 dir.path(),
                 sluiceway::commands::check::Voice::Terminal { json: true },
                 false,
+                jiff::Timestamp::now(),
                 &mut printer,
             );
             assert_eq!(outcome, sluiceway::Outcome::Done);

@@ -19,7 +19,13 @@ pub fn run(cli: Cli, printer: &mut Printer) -> ExitCode {
             repo,
             json,
             backend,
-        } => check::run(&repo, check::Voice::Terminal { json }, backend, printer),
+        } => check::run(
+            &repo,
+            check::Voice::Terminal { json },
+            backend,
+            jiff::Timestamp::now(),
+            printer,
+        ),
         Command::Init {
             repo,
             force,

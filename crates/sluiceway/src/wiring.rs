@@ -15,7 +15,7 @@ use crate::base::env_files;
 use crate::base::printer::{Audience, ForAPerson, Printer, Progress, Quiet};
 use crate::modes::apply::Applying;
 use crate::modes::inputs::{Inputs, JobStatus, Mode};
-use crate::modes::job::{Job, Reach, SystemClock};
+use crate::modes::job::{Clock, Job, Reach, SystemClock};
 use crate::modes::notify::Notifier;
 use crate::modes::notify::channels::Channel;
 use crate::modes::notify::post::HttpPost;
@@ -56,10 +56,6 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
         .get("GITHUB_EVENT_PATH")
         .and_then(|path| std::fs::read_to_string(path).ok());
     let mut job = Job::from_env(&env, payload.as_deref());
-    if let Err(why) = load_env_file(&inputs, &mut job, printer) {
-        printer.say(&format!("::error::{why}"));
-        return Outcome::Failed;
-    }
     let mut inputs = inputs;
     if let Some(mode) = mode {
         inputs.mode = mode;
@@ -75,6 +71,26 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
             return Outcome::Failed;
         }
     };
+    if !runs_a_tool(&route, &inputs) {
+        if inputs.env_file.is_some() {
+            // As the reference does: a step that runs no tool has no use for the file,
+            // and a workflow that passes it to every step should not go red for it.
+            printer.say("::warning::The env-file input is for steps that run a tool, and this step runs none, so the file was not read.");
+        }
+    } else if let Err(why) = load_env_file(&inputs, &mut job, printer) {
+        printer.say(&format!("::error::{why}"));
+        return Outcome::Failed;
+    }
+    let dashboard_route = !matches!(
+        route,
+        Route::Settle | Route::Check { .. } | Route::Shard { .. }
+    );
+    if inputs.job_status == JobStatus::Cancelled && dashboard_route {
+        // A person (or a newer run) stopped the job: that is not a failure to show on
+        // the dashboard. The post step still settles what the job left open.
+        printer.say("::notice::The job was cancelled before this step, so Sluiceway did nothing.");
+        return Outcome::Done;
+    }
     if let Route::Check { preview } = route {
         // The check needs no token; a pull request's preview after it does.
         let checked = check_step(&job, &inputs, printer);
@@ -89,11 +105,7 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
             return Outcome::Failed;
         }
     };
-    let dashboard_route = !matches!(
-        route,
-        Route::Settle | Route::PullRequest | Route::Check { .. } | Route::Shard { .. }
-    );
-    if inputs.job_status != JobStatus::Success && dashboard_route {
+    if inputs.job_status == JobStatus::Failure && dashboard_route {
         // An earlier step failed: nothing deploys, nothing is previewed, and the
         // dashboard says so. Settle still ends what a cancelled run left open.
         let hint = Hint::RunFailed { run: job.run_url() };
@@ -167,7 +179,7 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
             // A split workflow's apply jobs take the merge's deploys from `matrix`.
             scan::sharded::join(&s, &github, &plan, &partial_results, printer).0
         }
-        Route::Check { .. } | Route::PullRequest => match &job.pull_request {
+        Route::Check { .. } => match &job.pull_request {
             Some(pull) => {
                 scan_on_this_machine(
                     &job,
@@ -216,6 +228,16 @@ pub(crate) fn action(mode: Option<Mode>, printer: &mut Printer) -> Outcome {
     outcome
 }
 
+/// Whether the route runs a tool, and so has a use for the `env-file` input: resolve and
+/// settle never do, nor does a check that neither asks the backends nor previews.
+fn runs_a_tool(route: &Route, inputs: &Inputs) -> bool {
+    match route {
+        Route::Resolve | Route::Settle => false,
+        Route::Check { preview } => *preview || inputs.backend,
+        _ => true,
+    }
+}
+
 /// The action's check mode: files only, so no token is read and no tool runs (decision
 /// 0042); the report goes to the job summary and each problem onto its file and line.
 fn check_step(job: &Job, inputs: &Inputs, printer: &mut Printer) -> Outcome {
@@ -230,6 +252,7 @@ fn check_step(job: &Job, inputs: &Inputs, printer: &mut Printer) -> Outcome {
             summary: job.summary_file.as_deref(),
         },
         inputs.backend,
+        SystemClock.now(),
         printer,
     )
 }

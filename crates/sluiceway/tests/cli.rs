@@ -174,6 +174,113 @@ fn init_writes_a_workflow_and_a_config_that_check_accepts() {
     assert_eq!(check.status.code(), Some(0), "{}", text(&check.stderr));
 }
 
+/// The line (1-based) of the first line of `text` that is `wanted`.
+fn line_of(text: &str, wanted: &str) -> usize {
+    text.lines().position(|l| l == wanted).unwrap() + 1
+}
+
+/// What the reference's check says of a setup beside the config's own problems: a freeze
+/// that is over, a deploying group that does not queue, a ref that is not a release, a
+/// scanning workflow with nobody to resolve its ticks, and who decides deploys per job.
+#[test]
+fn check_names_an_ended_freeze_a_group_that_drops_deploys_a_moving_ref_and_who_decides() {
+    let repo = homelab_without_config();
+    let path = repo.path().to_str().unwrap();
+    assert_eq!(sluiceway(&["init", "--repo", path]).status.code(), Some(0));
+    let config_path = repo.path().join("sluiceway.yaml");
+    let config = format!(
+        "freezes:\n  - from: \"2020-12-20T18:00\"\n    to: \"2021-01-04T08:00\"\n  - from: \"2020-12-20T18:00\"\n    to: \"2999-01-04T08:00\"\n{}",
+        fs::read_to_string(&config_path).unwrap()
+    );
+    fs::write(&config_path, &config).unwrap();
+    let workflow_path = repo.path().join(".github/workflows/deploy-dashboard.yml");
+    let workflow = fs::read_to_string(&workflow_path)
+        .unwrap()
+        .replace("  queue: max\n", "")
+        .replace("sluiceway-rs@v0", "sluiceway-rs@main")
+        .replace(
+            "    runs-on: ubuntu-latest\n",
+            "    runs-on: ubuntu-latest\n    environment: production\n",
+        );
+    fs::write(&workflow_path, &workflow).unwrap();
+    // A second workflow scans and nobody resolves there.
+    let scans = "on: [push, schedule, workflow_dispatch]\npermissions: read-all\nconcurrency: { group: scans }\njobs:\n  scan:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: sluiceway/sluiceway-rs@v0\n        with:\n          mode: scan\n";
+    fs::write(repo.path().join(".github/workflows/scan.yml"), scans).unwrap();
+
+    let out = sluiceway(&["check", "--repo", path]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "warnings only: {}",
+        text(&out.stderr)
+    );
+    let warned = text(&out.stderr);
+    let deploy = ".github/workflows/deploy-dashboard.yml";
+    for expected in [
+        "warning: sluiceway.yaml:3:5: the freeze from 2020-12-20T18:00 to 2021-01-04T08:00 is over, so it holds nothing any more; remove it".to_owned(),
+        format!(
+            "warning: {deploy}:{}: the job sluiceway's concurrency group does not queue",
+            line_of(&workflow, "concurrency:")
+        ),
+        format!(
+            "warning: {deploy}:{}: the step uses sluiceway/sluiceway-rs@main, which is not a release",
+            line_of(&workflow, "      - uses: sluiceway/sluiceway-rs@main")
+        ),
+        "warning: .github/workflows/scan.yml:1: a job scans, but no job of this workflow resolves ticks".to_owned(),
+    ] {
+        assert!(warned.contains(&expected), "{expected}\n{warned}");
+    }
+    assert_eq!(
+        warned.matches("is over").count(),
+        1,
+        "the freeze still ahead is kept: {warned}"
+    );
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("  .github/workflows/deploy-dashboard.yml: job sluiceway (scan, resolve, apply, settle)\n    who may deploy: the environment production's required reviewers, if it has any (the check cannot read them); the tick rule decides who may ask\n")
+            && report.contains("  .github/workflows/scan.yml: job scan (scan)\n")
+            && !report.contains("job scan (scan)\n    who may deploy"),
+        "{report}"
+    );
+
+    // Read only, the scanning workflow needs nobody to resolve; without an environment,
+    // the tick rule decides.
+    fs::write(
+        &config_path,
+        format!("dashboard:\n  readOnly: true\n{config}"),
+    )
+    .unwrap();
+    fs::write(
+        &workflow_path,
+        workflow.replace("    environment: production\n", ""),
+    )
+    .unwrap();
+    let out = sluiceway(&["check", "--repo", path]);
+    assert!(
+        !text(&out.stderr).contains("no job of this workflow resolves"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stdout)
+            .contains("    who may deploy: the tick rule alone (the job names no environment)\n"),
+        "{}",
+        text(&out.stdout)
+    );
+    let json: serde_json::Value =
+        serde_json::from_slice(&sluiceway(&["check", "--repo", path, "--json"]).stdout).unwrap();
+    let decided: Vec<&serde_json::Value> = json["setup"]["workflows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| &j["deploysDecidedBy"])
+        .collect();
+    assert_eq!(
+        decided,
+        [&serde_json::json!("tick rule"), &serde_json::Value::Null]
+    );
+}
+
 #[test]
 fn init_never_overwrites_without_force_and_force_touches_only_the_workflow() {
     let repo = homelab_without_config();
@@ -660,16 +767,21 @@ fn check_warns_when_a_split_workflow_leaves_a_merges_record_to_nobody() {
 
 /// The action's check step, as a job runs it: no token, no GitHub, no tool.
 fn check_step(repo: &Path, summary: &Path) -> Output {
+    step_on(repo, summary, "check", "pull_request")
+}
+
+/// The action's step in `mode` on `event`, with no token and no tool on PATH.
+fn step_on(repo: &Path, summary: &Path, mode: &str, event: &str) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sluiceway"))
         .arg("run")
         .env_clear()
         .env("PATH", "/usr/bin:/bin")
         .env("GITHUB_ACTIONS", "true")
-        .env("GITHUB_EVENT_NAME", "pull_request")
+        .env("GITHUB_EVENT_NAME", event)
         .env("GITHUB_REPOSITORY", "octo/infra")
         .env("GITHUB_WORKSPACE", repo)
         .env("GITHUB_STEP_SUMMARY", summary)
-        .env("INPUT_MODE", "check")
+        .env("INPUT_MODE", mode)
         .output()
         .unwrap()
 }
@@ -740,6 +852,15 @@ fn the_actions_check_mode_annotates_problems_and_findings_and_init_adds_it() {
         "{}",
         text(&ran.stderr)
     );
+
+    // The auto mode checks a pull request and a merge queue's group the same way, with
+    // no token to read: their code is not merged, so nothing else runs.
+    for event in ["pull_request", "merge_group"] {
+        fs::write(&summary, "").unwrap();
+        let ran = step_on(repo.path(), &summary, "", event);
+        assert_eq!(ran.status.code(), Some(0), "{event}: {}", text(&ran.stderr));
+        assert_eq!(fs::read_to_string(&summary).unwrap(), said, "{event}");
+    }
 
     // A workflow that starts on every issue event, and a config problem.
     let workflow = repo.path().join(".github/workflows/deploy-dashboard.yml");

@@ -1269,6 +1269,25 @@ fn an_env_file_reaches_the_tool_masked_first() {
         ran.log
     );
     assert!(previewed(&ran.log).is_empty());
+
+    // Steps that run no tool warn and leave the file unread, as the reference's do.
+    for mode in ["resolve", "settle"] {
+        let ran = job.run_with(
+            &bed,
+            "workflow_dispatch",
+            &sha,
+            &path,
+            &[("mode", mode), ("env-file", "tools.env")],
+        );
+        assert_eq!(ran.code, Some(0), "{mode}: {}", ran.log);
+        assert!(
+            ran.log.contains("::warning::The env-file input is for steps that run a tool, and this step runs none, so the file was not read.")
+                && !ran.log.contains("::error::")
+                && !ran.log.contains("::add-mask::10.99.0.0/16"),
+            "{mode}: {}",
+            ran.log
+        );
+    }
 }
 
 #[test]
@@ -1278,8 +1297,33 @@ fn a_job_whose_earlier_step_failed_only_says_so_on_the_dashboard() {
     let sha = push(&bed, "the first commit", &["network/main.tf"]);
     assert_eq!(job.run(&bed, "push", &sha).code, Some(0));
     let number = dashboard(&bed);
-    let before = blocks(&bed.body(number));
+    let scanned = bed.body(number);
+    let before = blocks(&scanned);
     let path = format!("{}:/usr/bin:/bin", tofu_dir().display());
+
+    // A cancelled job is not a failed one: nothing is written, nothing runs.
+    let ran = job.run_with(
+        &bed,
+        "schedule",
+        &sha,
+        &path,
+        &[("job-status", "cancelled")],
+    );
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(
+        ran.log.contains(
+            "::notice::The job was cancelled before this step, so Sluiceway did nothing."
+        ),
+        "{}",
+        ran.log
+    );
+    assert!(previewed(&ran.log).is_empty());
+    assert_eq!(
+        bed.body(number),
+        scanned,
+        "the dashboard is as the scan left it"
+    );
+
     let ran = job.run_with(&bed, "schedule", &sha, &path, &[("job-status", "failure")]);
     assert_eq!(ran.code, Some(0), "{}", ran.log);
     assert!(previewed(&ran.log).is_empty());
@@ -1410,6 +1454,9 @@ fn a_pull_request_gets_one_page_per_stack_it_touches_and_never_touches_the_dashb
     assert!(
         ran.summary
             .contains(&format!("## A preview of pull request #{number}"))
+            && ran.summary.starts_with("## Sluiceway check\n"),
+        "the auto mode checks the files first: {}",
+        ran.summary
     );
 
     // The same again: the page is found by name and kept, not written twice.

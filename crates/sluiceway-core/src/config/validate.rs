@@ -369,6 +369,7 @@ fn check_freezes(checker: &mut Checker<'_>, freezes: &[RawFreeze]) -> Vec<Freeze
                 from,
                 to,
                 reason: freeze.reason.clone(),
+                position: checker.document.position(&key.key("to")),
             }),
             _ => {}
         }

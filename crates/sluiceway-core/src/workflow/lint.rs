@@ -1,9 +1,11 @@
 //! What `check` says of the workflow files that run this action (decisions 0061, 0074,
 //! 0077): the triggers each mode needs, the `issues` trigger's `edited` filter, the
-//! permissions each mode's calls need, and a concurrency group that neither lets two
-//! writers race nor cancels a deploy half way. Each finding is a warning at the line of
-//! the key it is about; the files are read as text, so a repository's default token
-//! permissions and environment rules stay invisible, and none of this turns `check` red.
+//! permissions each mode's calls need, a concurrency group that neither lets two writers
+//! race, drops a waiting deploy nor cancels one half way, a resolving job beside a
+//! scanning one unless the dashboard is read only, and the action pinned at a release.
+//! Each finding is a warning at the line of the key it is about; the files are read as
+//! text, so a repository's default token permissions and environment rules stay
+//! invisible, and none of this turns `check` red.
 
 use std::collections::BTreeSet;
 
@@ -26,6 +28,25 @@ pub struct SluicewayJob {
     pub id: String,
     pub line: usize,
     pub modes: Vec<String>,
+    /// The job's `environment:` as written (its `name:` when it is a mapping): where a
+    /// GitHub Environment's reviewers, not the tick rule alone, decide who may deploy.
+    pub environment: Option<String>,
+}
+
+impl SluicewayJob {
+    /// Whether the job deploys, and so whether anyone decides who may.
+    pub fn deploys(&self) -> bool {
+        self.modes.iter().any(|m| m == "apply")
+    }
+}
+
+/// What the repository's `sluiceway.yaml` says that the workflows must answer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Settings {
+    /// `mergeAndDeploy.authors` names someone: a tick may merge, so resolve writes.
+    pub merges: bool,
+    /// `dashboard.readOnly`: no boxes, so no job needs to resolve ticks.
+    pub read_only: bool,
 }
 
 /// The modes a step's `mode` input runs: auto is all four a dashboard needs.
@@ -97,13 +118,14 @@ fn needs(mode: &str, merges: bool) -> &'static [(&'static str, &'static str)] {
 }
 
 /// What one file says. `action` is how a step's `uses` names this action (its
-/// repository); `merges` is whether `mergeAndDeploy.authors` names anyone.
+/// repository).
 pub fn lint(
     file: &str,
     text: &str,
     action: &str,
-    merges: bool,
+    settings: Settings,
 ) -> (Vec<SluicewayJob>, Vec<Finding>) {
+    let merges = settings.merges;
     let Ok(document) = Document::parse(text) else {
         // A file GitHub would refuse is GitHub's to report; one about us is named.
         let about_us = text
@@ -149,6 +171,30 @@ pub fn lint(
         .flat_map(|j| j.modes.iter().map(String::as_str))
         .collect();
     let deploys = all.iter().any(|m| *m != "check");
+    // The action's refs: a release, and one of them.
+    let mut refs: Vec<(String, usize)> = Vec::new();
+    for (git_ref, line) in action_refs(&document, action) {
+        if !is_release(&git_ref) {
+            say(
+                line,
+                format!(
+                    "the step uses {action}@{git_ref}, which is not a release, so what runs can change under you; pin a major tag (`@v0`), an exact one (`@v0.1.0`) or a commit's full SHA"
+                ),
+            );
+        }
+        match refs.first() {
+            Some((first, _)) if *first != git_ref => say(
+                line,
+                format!(
+                    "this file uses the action at {first} and at {git_ref}, so its jobs can run different versions of Sluiceway; use one ref"
+                ),
+            ),
+            _ => {}
+        }
+        if !refs.iter().any(|(r, _)| *r == git_ref) {
+            refs.push((git_ref, line));
+        }
+    }
     // Triggers.
     if all.contains("scan") || all.contains("plan") {
         for event in ["push", "schedule", "workflow_dispatch"] {
@@ -167,6 +213,15 @@ pub fn lint(
                 );
             }
         }
+    }
+    if (all.contains("scan") || all.contains("join"))
+        && !all.contains("resolve")
+        && !settings.read_only
+    {
+        say(
+            on_line,
+            "a job scans, but no job of this workflow resolves ticks, so a ticked box starts nothing; add a resolving job, or set `dashboard.readOnly: true` for a dashboard without boxes".to_owned(),
+        );
     }
     if all.contains("resolve") {
         match &triggers.issues {
@@ -276,6 +331,18 @@ pub fn lint(
                     ),
                 )
             }
+            // Without it a group keeps one waiting run, and a newer one replaces it: a
+            // deploy (and the tick behind it) would be dropped. Scans and resolves may
+            // let the newest win (decision 0025); deploys may not.
+            Some(c) if job.deploys() && c.get("queue").and_then(Value::as_str) != Some("max") => {
+                say(
+                    concurrency_line,
+                    format!(
+                        "the job {}'s concurrency group does not queue, so a newer run waiting for it replaces an older one and a deploy waiting there is dropped; add `queue: max`",
+                        job.id
+                    ),
+                )
+            }
             Some(_) => {}
         }
     }
@@ -376,6 +443,11 @@ fn sluiceway_jobs(file: &str, document: &Document, action: &str) -> Vec<Sluicewa
                     }
                 }
             }
+            let environment = match job.get("environment") {
+                Some(Value::String(name)) => Some(name.clone()),
+                Some(other) => other.get("name").and_then(Value::as_str).map(str::to_owned),
+                None => None,
+            };
             (!modes.is_empty()).then(|| SluicewayJob {
                 file: file.to_owned(),
                 id: id.clone(),
@@ -383,9 +455,58 @@ fn sluiceway_jobs(file: &str, document: &Document, action: &str) -> Vec<Sluicewa
                     .position(&KeyPath::default().key("jobs").key(id))
                     .line,
                 modes,
+                environment,
             })
         })
         .collect()
+}
+
+/// Each ref the file's steps use this action at, with the step's `uses` line, in file
+/// order.
+fn action_refs(document: &Document, action: &str) -> Vec<(String, usize)> {
+    let prefix = format!("{}@", action.to_ascii_lowercase());
+    let Some(jobs) = document.value.get("jobs").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let mut refs = Vec::new();
+    for (id, job) in jobs {
+        let Some(steps) = job.get("steps").and_then(Value::as_array) else {
+            continue;
+        };
+        for (i, step) in steps.iter().enumerate() {
+            let uses = step.get("uses").and_then(Value::as_str).unwrap_or_default();
+            if uses.to_ascii_lowercase().starts_with(&prefix) {
+                let path = KeyPath::default()
+                    .key("jobs")
+                    .key(id)
+                    .key("steps")
+                    .index(i)
+                    .key("uses");
+                refs.push((
+                    uses[prefix.len()..].to_owned(),
+                    document.position(&path).line,
+                ));
+            }
+        }
+    }
+    refs.sort_by_key(|(_, line)| *line);
+    refs
+}
+
+/// A release ref (decision 0061): a major tag `v0`, an exact tag `v0.8.0`, or a commit's
+/// full SHA. `v0.8` and branches move.
+fn is_release(git_ref: &str) -> bool {
+    let numbers = |text: &str, count: usize| {
+        let parts: Vec<&str> = text.split('.').collect();
+        parts.len() == count
+            && parts
+                .iter()
+                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    match git_ref.strip_prefix('v') {
+        Some(version) => numbers(version, 1) || numbers(version, 3),
+        None => git_ref.len() == 40 && git_ref.bytes().all(|b| b.is_ascii_hexdigit()),
+    }
 }
 
 #[cfg(test)]
@@ -395,7 +516,7 @@ mod tests {
     const ACTION: &str = "sluiceway/sluiceway-rs";
 
     fn said(text: &str) -> Vec<String> {
-        lint("deploy.yml", text, ACTION, false)
+        lint("deploy.yml", text, ACTION, Settings::default())
             .1
             .into_iter()
             .map(|f| format!("{}: {}", f.line, f.message))
@@ -418,6 +539,7 @@ permissions:
   pull-requests: read
 concurrency:
   group: sluiceway-${{ github.event.issue.number }}
+  queue: max
 jobs:
   sluiceway:
     runs-on: ubuntu-latest
@@ -429,7 +551,7 @@ jobs:
     #[test]
     fn the_recommended_workflow_says_nothing() {
         assert_eq!(said(GOOD), Vec::<String>::new());
-        let (jobs, _) = lint("deploy.yml", GOOD, ACTION, false);
+        let (jobs, _) = lint("deploy.yml", GOOD, ACTION, Settings::default());
         assert_eq!(jobs[0].modes, ["scan", "resolve", "apply", "settle"]);
     }
 
@@ -467,7 +589,7 @@ jobs:
                 .starts_with("15: the job sluiceway's concurrency group cancels runs in progress")
         );
         let no_group = GOOD.replace(
-            "concurrency:\n  group: sluiceway-${{ github.event.issue.number }}\n",
+            "concurrency:\n  group: sluiceway-${{ github.event.issue.number }}\n  queue: max\n",
             "",
         );
         assert!(
@@ -485,6 +607,106 @@ jobs:
             said(&on_pr)[0]
                 .contains("the `pull_request` trigger runs this workflow's deploying jobs")
         );
+    }
+
+    #[test]
+    fn a_deploying_group_that_does_not_queue_is_named_and_a_scanning_one_may_not_queue() {
+        let dropping = GOOD.replace("  queue: max\n", "");
+        assert_eq!(
+            said(&dropping),
+            [
+                "15: the job sluiceway's concurrency group does not queue, so a newer run waiting for it replaces an older one and a deploy waiting there is dropped; add `queue: max`"
+            ]
+        );
+        let scan_only = dropping.replace(
+            "      - uses: sluiceway/sluiceway-rs@v0\n",
+            "      - uses: sluiceway/sluiceway-rs@v0\n        with:\n          mode: scan\n",
+        );
+        let read_only = Settings {
+            read_only: true,
+            ..Settings::default()
+        };
+        let (_, findings) = lint("deploy.yml", &scan_only, ACTION, read_only);
+        assert_eq!(findings, [], "a scanning group may let the newest run win");
+    }
+
+    #[test]
+    fn a_scanning_file_without_a_resolving_job_is_named_unless_the_dashboard_is_read_only() {
+        let scan_only = GOOD.replace(
+            "      - uses: sluiceway/sluiceway-rs@v0\n",
+            "      - uses: sluiceway/sluiceway-rs@v0\n        with:\n          mode: scan\n",
+        );
+        assert_eq!(
+            said(&scan_only),
+            [
+                "1: a job scans, but no job of this workflow resolves ticks, so a ticked box starts nothing; add a resolving job, or set `dashboard.readOnly: true` for a dashboard without boxes"
+            ]
+        );
+        let read_only = Settings {
+            read_only: true,
+            ..Settings::default()
+        };
+        assert_eq!(lint("deploy.yml", &scan_only, ACTION, read_only).1, []);
+    }
+
+    #[test]
+    fn a_ref_that_is_not_a_release_and_a_second_ref_are_named_at_their_step() {
+        for release in [
+            "v0",
+            "v12",
+            "v0.1.0",
+            "0123456789abcdef0123456789abcdef01234567",
+        ] {
+            assert!(is_release(release), "{release}");
+        }
+        for moving in [
+            "main",
+            "v0.1",
+            "v",
+            "v0.1.0-rc.1",
+            "0123456",
+            "latest",
+            "v0..1",
+        ] {
+            assert!(!is_release(moving), "{moving}");
+        }
+        let on_main = GOOD.replace("sluiceway-rs@v0", "sluiceway-rs@main");
+        assert_eq!(
+            said(&on_main),
+            [
+                "23: the step uses sluiceway/sluiceway-rs@main, which is not a release, so what runs can change under you; pin a major tag (`@v0`), an exact one (`@v0.1.0`) or a commit's full SHA"
+            ]
+        );
+        let two = format!(
+            "{GOOD}  check:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: sluiceway/sluiceway-rs@v0.1.0\n        with:\n          mode: check\n"
+        );
+        assert_eq!(
+            said(&two),
+            [
+                "27: this file uses the action at v0 and at v0.1.0, so its jobs can run different versions of Sluiceway; use one ref"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_deploying_job_names_its_environment_as_written() {
+        let (jobs, _) = lint("deploy.yml", GOOD, ACTION, Settings::default());
+        assert!(jobs[0].deploys());
+        assert_eq!(jobs[0].environment, None);
+        for (block, name) in [
+            ("    environment: production\n", "production"),
+            (
+                "    environment:\n      name: ${{ matrix.environment }}\n      url: https://example.com\n",
+                "${{ matrix.environment }}",
+            ),
+        ] {
+            let with = GOOD.replace(
+                "    runs-on: ubuntu-latest\n",
+                &format!("    runs-on: ubuntu-latest\n{block}"),
+            );
+            let (jobs, _) = lint("deploy.yml", &with, ACTION, Settings::default());
+            assert_eq!(jobs[0].environment.as_deref(), Some(name));
+        }
     }
 
     #[test]

@@ -5,8 +5,10 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
+use jiff::Timestamp;
 use serde::Serialize;
 use sluiceway_core::claim::{Claims, suggested_unrelated, unclaimed_by_directory};
+use sluiceway_core::config::Position;
 use sluiceway_core::config::{self, ConfigProblem, DeployTrigger};
 use sluiceway_core::credentials::{self, Given};
 use sluiceway_core::discovery::gitops::GitOps;
@@ -84,10 +86,18 @@ pub struct SetupJson {
 }
 
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct WorkflowJobJson {
     pub file: String,
     pub job: String,
     pub modes: Vec<String>,
+    /// The job's `environment:` as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub environment: Option<String>,
+    /// For a deploying job, what decides who may deploy (decision 0093's second file):
+    /// `tick rule`, or `environment` when its reviewers may.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deploys_decided_by: Option<&'static str>,
 }
 
 #[derive(Debug, Serialize)]
@@ -211,7 +221,14 @@ struct Warning {
     message: String,
 }
 
-pub fn run(repo: &Path, voice: Voice<'_>, backend: bool, printer: &mut Printer) -> Outcome {
+/// The check of the repository at `repo`; `now` judges which freezes are over.
+pub fn run(
+    repo: &Path,
+    voice: Voice<'_>,
+    backend: bool,
+    now: Timestamp,
+    printer: &mut Printer,
+) -> Outcome {
     let checkout = Checkout::new(repo);
     let mut warnings: Vec<Warning> = Vec::new();
     let report = match setup::read(&checkout) {
@@ -250,6 +267,17 @@ pub fn run(repo: &Path, voice: Voice<'_>, backend: bool, printer: &mut Printer) 
                     warnings.push(Warning {
                         place: Some((e.file.clone(), e.line, e.column)),
                         message: format!("{e}; a tick on an update merges nothing until it is"),
+                    });
+                }
+                for freeze in setup.config.calendar.freezes_over(now) {
+                    let Position { line, column } = freeze.position;
+                    warnings.push(Warning {
+                        place: Some((file.to_owned(), line, column)),
+                        message: format!(
+                            "{file}:{line}:{column}: the freeze from {} to {} is over, so it holds nothing any more; remove it",
+                            freeze.from.strftime("%Y-%m-%dT%H:%M"),
+                            freeze.to.strftime("%Y-%m-%dT%H:%M"),
+                        ),
                     });
                 }
                 for message in merges_nobody_applies(&setup, &checkout) {
@@ -435,7 +463,7 @@ struct Workflows {
 }
 
 impl Workflows {
-    fn read(files: &RepoFiles, checkout: &Checkout, merges: bool) -> Workflows {
+    fn read(files: &RepoFiles, checkout: &Checkout, settings: lint::Settings) -> Workflows {
         let mut read = Workflows {
             jobs: Vec::new(),
             findings: Vec::new(),
@@ -452,7 +480,7 @@ impl Workflows {
                 continue;
             };
             read.setups.extend(tool_setup::set_up_tools(&path, &text));
-            let (jobs, findings) = lint::lint(&path, &text, identity::REPOSITORY, merges);
+            let (jobs, findings) = lint::lint(&path, &text, identity::REPOSITORY, settings);
             if !jobs.is_empty()
                 && let Ok(document) = config::Document::parse(&text)
             {
@@ -653,7 +681,10 @@ fn report(setup: &Setup, checkout: &Checkout) -> Result<CheckReport, ConfigProbl
     let mut workflows = Workflows::read(
         files,
         checkout,
-        !config.settings.merge_and_deploy.authors.is_empty(),
+        lint::Settings {
+            merges: !config.settings.merge_and_deploy.authors.is_empty(),
+            read_only: config.settings.dashboard.read_only,
+        },
     );
     let unmet = unmet_required_versions(&discovery.stacks, &workflows.setups, files, checkout);
     workflows.findings.extend(unmet);
@@ -743,6 +774,12 @@ fn report(setup: &Setup, checkout: &Checkout) -> Result<CheckReport, ConfigProbl
                     file: j.file.clone(),
                     job: j.id.clone(),
                     modes: j.modes.clone(),
+                    environment: j.environment.clone(),
+                    deploys_decided_by: j.deploys().then_some(if j.environment.is_some() {
+                        "environment"
+                    } else {
+                        "tick rule"
+                    }),
                 })
                 .collect(),
             workflow_findings: workflows
@@ -999,6 +1036,20 @@ fn text(report: &CheckReport) -> String {
                 job.modes.join(", ")
             )
             .ok();
+            // Where the real gate is, for a team that separates asking from deploying.
+            match (job.deploys_decided_by, &job.environment) {
+                (Some(_), Some(environment)) => writeln!(
+                    w,
+                    "    who may deploy: the environment {environment}'s required reviewers, if it has any (the check cannot read them); the tick rule decides who may ask"
+                )
+                .ok(),
+                (Some(_), None) => writeln!(
+                    w,
+                    "    who may deploy: the tick rule alone (the job names no environment)"
+                )
+                .ok(),
+                (None, _) => None,
+            };
         }
     }
     if !setup.credentials.is_empty() {

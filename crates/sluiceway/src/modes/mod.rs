@@ -38,13 +38,13 @@ pub enum Route {
     /// edit, then a full scan.
     Sweep,
     /// The files-only check (decision 0042): no token, no tool, no request; then, with
-    /// `pull-request-preview` on a pull request's event, its preview.
+    /// `pull-request-preview` on a pull request's event, its stacks previewed as check
+    /// runs on its head commit, with nothing written to the dashboard and nothing
+    /// deployed (decision 0101). The auto mode's route on `pull_request` and
+    /// `merge_group`, as the reference's is.
     Check {
         preview: bool,
     },
-    /// A pull request's stacks previewed as check runs on its head commit, with nothing
-    /// written to the dashboard and nothing deployed (decision 0101).
-    PullRequest,
     /// A sharded scan (ADR 0037): the plan of `shards` shards; one shard's previews; the
     /// join of the partial results in a folder.
     Plan {
@@ -135,9 +135,9 @@ pub fn route(inputs: &Inputs, job: &Job) -> Result<Route, NoRun> {
             )));
         }
     }
-    if inputs.backend && inputs.mode != Mode::Check {
+    if inputs.backend && !matches!(inputs.mode, Mode::Check | Mode::Auto) {
         return Err(NoRun::Refuse(format!(
-            "the backend input is for the check mode, and this step's mode is {}",
+            "the backend input is for the check and auto modes, and this step's mode is {}",
             inputs.mode.name()
         )));
     }
@@ -198,10 +198,10 @@ pub fn route(inputs: &Inputs, job: &Job) -> Result<Route, NoRun> {
             Event::Issues => Err(NoRun::Notice(
                 "Only an edit of the dashboard issue asks Sluiceway for anything.".to_owned(),
             )),
-            Event::PullRequest if preview => Ok(Route::PullRequest),
-            Event::PullRequest => Err(NoRun::Notice(
-                "Pull requests are previewed only with the pull-request-preview input set to true; nothing else runs on them.".to_owned(),
-            )),
+            // The code of a pull request or a merge queue's group is not merged yet: it
+            // is checked from its files (and previewed, when asked), never deployed.
+            Event::PullRequest => Ok(Route::Check { preview }),
+            Event::Other(name) if name == "merge_group" => Ok(Route::Check { preview: false }),
             Event::Other(name) => Err(NoRun::Notice(format!(
                 "Sluiceway has nothing to do on the {name} event."
             ))),
@@ -251,10 +251,16 @@ mod tests {
             route(&auto, &job("issues", opened)),
             Err(NoRun::Notice(_))
         ));
-        assert!(matches!(
+        assert_eq!(
             route(&auto, &job("pull_request", "{}")),
-            Err(NoRun::Notice(_))
-        ));
+            Ok(Route::Check { preview: false }),
+            "a pull request is checked from its files"
+        );
+        assert_eq!(
+            route(&auto, &job("merge_group", "{}")),
+            Ok(Route::Check { preview: false }),
+            "so is a merge queue's group"
+        );
         let check = inputs(&[("mode", "check"), ("backend", "true")]);
         assert_eq!(
             route(&check, &job("pull_request", "{}")),
@@ -266,7 +272,7 @@ mod tests {
         let preview = inputs(&[("pull-request-preview", "true")]);
         assert_eq!(
             route(&preview, &job("pull_request", ours)),
-            Ok(Route::PullRequest)
+            Ok(Route::Check { preview: true })
         );
         for refused in [&fork, &gone] {
             assert!(
@@ -293,7 +299,7 @@ mod tests {
         assert!(
             matches!(
                 route(&inputs(&[("mode", "scan"), ("backend", "true")]), &job("push", main)),
-                Err(NoRun::Refuse(why)) if why.contains("the backend input is for the check mode")
+                Err(NoRun::Refuse(why)) if why.contains("the backend input is for the check and auto modes")
             ),
             "the backend input is refused outside the check"
         );
