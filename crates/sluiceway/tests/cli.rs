@@ -281,6 +281,52 @@ fn check_names_an_ended_freeze_a_group_that_drops_deploys_a_moving_ref_and_who_d
     );
 }
 
+/// Decision 0065: the workflow init writes installs what the programs need before a
+/// preview: Node at the repository's version with each lockfile's packages, `pulumi
+/// install` for a Python program, and the repositories a chart's dependencies name.
+#[test]
+fn init_sets_up_node_pulumi_install_and_chart_repositories_from_the_files() {
+    let repo = tempfile::tempdir().unwrap();
+    for (path, text) in [
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        (".nvmrc", "22\n"),
+        ("apps/web/Pulumi.yaml", "name: web\nruntime: nodejs\n"),
+        ("apps/web/Pulumi.prod.yaml", "config: {}\n"),
+        ("apps/web/index.ts", "export {};\n"),
+        ("apps/web/package-lock.json", "{}\n"),
+        ("apps/data/Pulumi.yaml", "name: data\nruntime: python\n"),
+        ("apps/data/Pulumi.prod.yaml", "config: {}\n"),
+        ("apps/data/__main__.py", "\n"),
+        (
+            "charts/shop/Chart.yaml",
+            "apiVersion: v2\nname: shop\nversion: 1.0.0\ndependencies:\n  - name: redis\n    version: 19.0.0\n    repository: https://charts.example.com/bitnami\n",
+        ),
+        ("charts/shop/values.yaml", "replicas: 1\n"),
+    ] {
+        let file = repo.path().join(path);
+        fs::create_dir_all(file.parent().unwrap()).unwrap();
+        fs::write(file, text).unwrap();
+    }
+    let path = repo.path().to_str().unwrap();
+    let out = sluiceway(&["init", "--repo", path]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let workflow =
+        fs::read_to_string(repo.path().join(".github/workflows/deploy-dashboard.yml")).unwrap();
+    let steps = workflow
+        .split("      - uses: actions/checkout@v4\n")
+        .nth(1)
+        .and_then(|rest| rest.split("      # Load the credentials").next())
+        .unwrap();
+    insta::assert_snapshot!("init-toolchain-steps", steps);
+    let check = sluiceway(&["check", "--repo", path, "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    assert_eq!(
+        json["setup"]["workflowFindings"],
+        serde_json::json!([]),
+        "{json:#}"
+    );
+}
+
 #[test]
 fn init_never_overwrites_without_force_and_force_touches_only_the_workflow() {
     let repo = homelab_without_config();

@@ -138,11 +138,12 @@ fn plan(repo: &Path, force: bool, sharded: Option<u32>) -> Result<Plan, Vec<Stri
     );
     unknowns.push("the runner: the workflow uses ubuntu-latest".to_owned());
     let label = &config.settings.dashboard.label;
-    let tools = init::tools_in_use(&discovery.stacks);
+    let toolchain = init::Toolchain::read(&discovery.stacks, &files, &checkout);
+    unknowns.extend(toolchain.unknowns.iter().cloned());
     let merges = !config.settings.merge_and_deploy.authors.is_empty();
     let workflow = match sharded {
-        Some(shards) => init::sharded_workflow(&branch, label, &tools, merges, shards),
-        None => init::workflow(&branch, label, &tools, merges),
+        Some(shards) => init::sharded_workflow(&branch, label, &toolchain, merges, shards),
+        None => init::workflow(&branch, label, &toolchain, merges),
     };
     Ok(Plan {
         workflow,

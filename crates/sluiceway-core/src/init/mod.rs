@@ -1,6 +1,8 @@
 //! What `init` writes: a first `sluiceway.yaml` read from the repository's files, and the
 //! one-job workflow. Pure: the binary decides whether and where to write.
 
+mod toolchain;
+
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -13,6 +15,8 @@ use crate::discovery::{Verdict, component_in, is_manifest, kustomization_in, roo
 use crate::glob::FileGlobs;
 use crate::repo::{FileSource, RepoFiles, child, split};
 use crate::stack::Tool;
+
+pub use toolchain::{CDKTF_CLI_VERSION, Toolchain};
 
 /// The workflow's path inside the repository.
 pub const WORKFLOW_PATH: &str = ".github/workflows/deploy-dashboard.yml";
@@ -323,23 +327,18 @@ fn quote(text: &str) -> String {
     }
 }
 
-/// The tools whose setup steps the workflow needs.
-pub fn tools_in_use(stacks: &[crate::stack::Stack]) -> BTreeSet<Tool> {
-    stacks.iter().map(|s| s.tool).collect()
-}
-
 /// The one-job workflow: the four triggers, the permissions every mode needs (`contents:
 /// write` only when a tick merges updates, `mergeAndDeploy.authors`), a concurrency group
 /// that queues (never cancels), the user's tool setup, and the step.
 pub fn workflow(
     default_branch: &str,
     label: &str,
-    tools: &BTreeSet<Tool>,
+    toolchain: &Toolchain,
     merges_updates: bool,
 ) -> String {
     let contents = if merges_updates { "write" } else { "read" };
     let dispatch = dispatch_inputs(merges_updates);
-    let setup = setup_steps(tools);
+    let setup = toolchain.steps();
     let action = crate::identity::action();
     format!(
         r#"# Written by `sluiceway init`. The dashboard issue shows what each stack would change;
@@ -395,32 +394,6 @@ fn dispatch_inputs(merges_updates: bool) -> &'static str {
     }
 }
 
-/// The setup step of each tool the stacks use.
-fn setup_steps(tools: &BTreeSet<Tool>) -> String {
-    let mut setup = String::new();
-    for tool in tools {
-        let step = match tool {
-            Tool::Pulumi => {
-                "      - uses: pulumi/actions@v6\n        with:\n          pulumi-version: 3.229.0\n"
-            }
-            Tool::OpenTofu => {
-                "      - uses: opentofu/setup-opentofu@v1\n        with:\n          tofu_version: 1.11.0\n          tofu_wrapper: false\n"
-            }
-            Tool::Terraform => {
-                "      - uses: hashicorp/setup-terraform@v3\n        with:\n          terraform_version: 1.14.0\n          terraform_wrapper: false\n"
-            }
-            Tool::Helm => {
-                "      - uses: azure/setup-helm@v4\n        with:\n          version: v3.18.0\n"
-            }
-            Tool::Kubectl => {
-                "      - uses: azure/setup-kubectl@v4\n        with:\n          version: v1.34.0\n"
-            }
-        };
-        setup.push_str(step);
-    }
-    setup
-}
-
 /// A matrix job that deploys each entry of the `matrix` output of the job `need`, under
 /// its stack's environment.
 fn apply_job(name: &str, need: &str, what: &str, setup: &str) -> String {
@@ -464,13 +437,13 @@ fn apply_job(name: &str, need: &str, what: &str, setup: &str) -> String {
 pub fn sharded_workflow(
     default_branch: &str,
     label: &str,
-    tools: &BTreeSet<Tool>,
+    toolchain: &Toolchain,
     merges_updates: bool,
     shards: u32,
 ) -> String {
     let contents = if merges_updates { "write" } else { "read" };
     let dispatch = dispatch_inputs(merges_updates);
-    let setup = setup_steps(tools);
+    let setup = toolchain.steps();
     // The join previews the updates waiting to merge as after their merge
     // (`mergeAndDeploy.preview`), so a workflow that merges them gives it the tools.
     let join_setup = if merges_updates {
@@ -661,7 +634,10 @@ mod tests {
             let text = sharded_workflow(
                 "main",
                 "sluiceway",
-                &BTreeSet::from([Tool::OpenTofu]),
+                &Toolchain {
+                    tools: BTreeSet::from([Tool::OpenTofu]),
+                    ..Toolchain::default()
+                },
                 merges,
                 6,
             );
@@ -705,7 +681,10 @@ mod tests {
             let text = workflow(
                 "main",
                 "sluiceway",
-                &BTreeSet::from([Tool::OpenTofu]),
+                &Toolchain {
+                    tools: BTreeSet::from([Tool::OpenTofu]),
+                    ..Toolchain::default()
+                },
                 merges,
             );
             let action = crate::identity::action();
