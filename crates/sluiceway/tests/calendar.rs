@@ -4,7 +4,11 @@
 //! window deploys it exactly once; apply never deploys a waiting record; a job whose
 //! earlier step failed deploys nothing; a record a `recordWriters` login opened outside
 //! the dashboard deploys in a scheduled run, and one anyone else opened never does.
-//! Times come from the machine's clock, so every configuration is written around "now".
+//! Times come from the machine's clock, so every configuration is written around "now",
+//! in a dashboard zone pinned where "now" is midday and clocks never change (`zone`): a
+//! test that starts at 23:59, or on the night of a DST change, judges the same days and
+//! hours as one that starts at noon. The binary takes no clock from outside (a freeze a
+//! workflow could move by an environment variable would not be a freeze).
 
 mod support;
 
@@ -20,19 +24,39 @@ use sluiceway_github::{
 use support::job::*;
 use support::{Bed, REPO, tofu_dir};
 
-const ZONE: &str = "Europe/Amsterdam";
+/// The dashboard's zone: a fixed offset from UTC (an `Etc/GMT` zone, which has no DST)
+/// at which it is between 12:00 and 13:00 now, so the day cannot turn during a test.
+fn zone() -> String {
+    let hour = i64::from(Timestamp::now().to_zoned_datetime(TimeZone::UTC).hour());
+    // `Etc/GMT-N` is N hours *ahead* of UTC (POSIX's sign); UTC-11 to UTC+12 exist.
+    match 12 - hour {
+        0 => "Etc/GMT".to_owned(),
+        ahead if ahead > 0 => format!("Etc/GMT-{ahead}"),
+        behind => format!("Etc/GMT+{}", -behind),
+    }
+}
+
+#[test]
+fn the_pinned_zone_puts_now_at_midday() {
+    let local = Timestamp::now().to_zoned_datetime(TimeZone::get(&zone()).unwrap());
+    // 13 when the hour turned between the two readings of the clock.
+    assert!(matches!(local.hour(), 12 | 13), "{local}");
+}
 
 fn path() -> String {
     format!("{}:/usr/bin:/bin", tofu_dir().display())
 }
 
 /// Writes the checkout's `sluiceway.yaml` as the example's with `text` at the top, the
-/// dashboard in `ZONE`.
+/// dashboard in the pinned `zone`.
 fn configure(job: &Job, text: &str) {
     let example = support::workspace().join("examples/quickstart/sluiceway.yaml");
     let config = std::fs::read_to_string(example).unwrap().replace(
         "dashboard:\n  title: Quickstart deploys\n",
-        &format!("dashboard:\n  title: Quickstart deploys\n  timeZone: {ZONE}\n{text}"),
+        &format!(
+            "dashboard:\n  title: Quickstart deploys\n  timeZone: {}\n{text}",
+            zone()
+        ),
     );
     std::fs::write(job.file("sluiceway.yaml"), config).unwrap();
 }
@@ -40,7 +64,7 @@ fn configure(job: &Job, text: &str) {
 /// The day `days` after today in the dashboard's zone, as `sluiceway.yaml` names it.
 fn weekday_in(days: i64) -> &'static str {
     let today = Timestamp::now()
-        .to_zoned_datetime(TimeZone::get(ZONE).unwrap())
+        .to_zoned_datetime(TimeZone::get(&zone()).unwrap())
         .date();
     let day = today
         .checked_add(jiff::Span::new().days(days))
@@ -62,7 +86,7 @@ fn wall_in(hours: i64) -> String {
     Timestamp::now()
         .checked_add(jiff::SignedDuration::from_hours(hours))
         .unwrap()
-        .to_zoned_datetime(TimeZone::get(ZONE).unwrap())
+        .to_zoned_datetime(TimeZone::get(&zone()).unwrap())
         .strftime("%Y-%m-%dT%H:%M")
         .to_string()
 }

@@ -485,6 +485,59 @@ fn dispatched_runs(bed: &Bed) -> usize {
         .count()
 }
 
+/// The rescan box (the reference's decisions 0025 and 0108): a person who can write asks
+/// for a full scan, dispatched, and nothing deploys; a person who cannot is named in the
+/// log and asks for nothing. Either way the box is drawn unticked again.
+#[test]
+fn the_rescan_box_asks_for_a_full_scan_when_a_writer_ticks_it_and_for_nothing_otherwise() {
+    let bed = Bed::new();
+    let (mut job, sha, number) = scanned(&bed);
+    runs_workflow(&bed, &mut job, "deploy-dashboard.yml");
+    let rescan_line = |body: &str| {
+        body.lines()
+            .find(|l| l.contains("<!-- sluiceway:rescan -->"))
+            .map(str::to_owned)
+            .unwrap()
+    };
+    assert!(rescan_line(&bed.body(number)).starts_with("- [ ] "));
+
+    mallory_reads(&bed);
+    tick(&bed, number, "mallory", "sluiceway:rescan");
+    let refused = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(refused.code, Some(0), "{}", refused.log);
+    assert!(
+        refused.log.contains("- the rescan box: ticked by mallory, who cannot write to the repository; it was cleared and no scan was asked for"),
+        "{}",
+        refused.log
+    );
+    assert_eq!(dispatched_runs(&bed), 0, "no scan for mallory");
+    assert!(
+        rescan_line(&bed.body(number)).starts_with("- [ ] "),
+        "cleared"
+    );
+
+    tick(&bed, number, "alice", "sluiceway:rescan");
+    let asked = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(asked.code, Some(0), "{}", asked.log);
+    assert!(
+        asked
+            .log
+            .contains("- the rescan box: ticked by alice; a full scan is asked for"),
+        "{}",
+        asked.log
+    );
+    assert_eq!(dispatched_runs(&bed), 1, "one full scan asked for");
+    assert!(
+        rescan_line(&bed.body(number)).starts_with("- [ ] "),
+        "cleared"
+    );
+    assert!(
+        records_of(&bed, "network").is_empty(),
+        "a rescan deploys nothing"
+    );
+    assert_eq!(asked.outputs["matrix"], "[]");
+}
+
 #[test]
 fn a_tick_whose_dependency_has_an_unticked_change_starts_nothing_and_says_why() {
     let bed = Bed::new();

@@ -231,7 +231,6 @@ fn resolve(
         .collect();
     let (body, named) = name_tickers(github, number)?;
     let live = reader::read(&body);
-    let rescan = named.iter().any(|(tick, _)| *tick == Tick::Rescan);
     let records = Records::read(
         github,
         &setup.discovery.stacks,
@@ -453,7 +452,7 @@ fn resolve(
     outputs.set("matrix", Started::matrix(&started));
     // One scan after the rescan box or the merges: it previews the merged stacks and
     // hands their changes to deploys of their own.
-    if rescan {
+    if boxes.rescan {
         red |= !dispatch_workflow(job, github, Dispatched::FullScan, printer);
     } else if !merges.merged.is_empty() {
         let after = Dispatched::AfterMerge(merges.merged.clone());
@@ -589,6 +588,8 @@ struct Ticked {
     shown: Boxes,
     /// Stacks ticked through a confirm box, and the section of that box.
     confirmed: BTreeMap<String, BulkSection>,
+    /// A person who may write ticked the rescan box: a full scan is asked for.
+    rescan: bool,
     said: Vec<String>,
 }
 
@@ -612,6 +613,7 @@ fn bulk_boxes(
             ..Boxes::carried(live)
         },
         confirmed: BTreeMap::new(),
+        rescan: false,
         said: Vec::new(),
     };
     // The confirm box lasts through the scan of this run (a sweep's) and is taken back
@@ -690,6 +692,30 @@ fn bulk_boxes(
                         "- the bulk box of the {words}: not ticked by a person with write access; it was cleared"
                     )),
                 }
+            }
+            // Anyone who may write may ask for a scan (the reference's decision 0025):
+            // it deploys nothing, but it runs the workflow with its credentials.
+            (Tick::Rescan, walk) => {
+                let actor = match &walk {
+                    Walk::Ticker(actor) => actor.clone(),
+                    _ => None,
+                };
+                let verdict =
+                    check.judge(actor.as_ref(), &TickRule::AtLeast(PermissionLevel::Write));
+                let login = actor.map(|a| a.login);
+                boxes.said.push(match (verdict, login) {
+                    (Verdict::Allowed, Some(login)) => {
+                        boxes.rescan = true;
+                        format!("- the rescan box: ticked by {login}; a full scan is asked for")
+                    }
+                    (Verdict::Refused(Refusal::NoWriteAccess), Some(login)) => format!(
+                        "- the rescan box: ticked by {login}, who cannot write to the repository; it was cleared and no scan was asked for"
+                    ),
+                    (Verdict::Unverified, Some(login)) => format!(
+                        "- the rescan box: GitHub did not say whether {login} may write to the repository; it was cleared and no scan was asked for"
+                    ),
+                    _ => "- the rescan box: no person who can write to the repository could be named as its ticker; it was cleared and no scan was asked for".to_owned(),
+                });
             }
             other => boxes.ticks.push(other),
         }
