@@ -257,8 +257,8 @@ const PROVEN: &[(&str, &str, &str)] = &[
     ),
     (
         "stacks[].environment",
-        "sluiceway-core/tests/discovery.rs",
-        "named_entries_win_key_by_key_and_inputs_add_up",
+        "sluiceway/tests/ticks.rs",
+        "a_stacks_environment_holds_its_records_and_reaches_the_matrix",
     ),
     (
         "stacks[].id",

@@ -149,6 +149,73 @@ fn apply_schema() -> serde_json::Value {
     serde_json::from_str(&text).unwrap()
 }
 
+/// A stack's own `environment` names where its deploys are recorded and what a split
+/// workflow's apply job runs under (`matrix`): the tick opens the record there, and the
+/// deploy ends it there.
+#[test]
+fn a_stacks_environment_holds_its_records_and_reaches_the_matrix() {
+    let bed = Bed::new();
+    let mut job = Job::new();
+    let config = job.file("sluiceway.yaml");
+    let text = std::fs::read_to_string(&config).unwrap().replacen(
+        "  - path: network\n    tool: opentofu\n",
+        "  - path: network\n    tool: opentofu\n    environment: production\n",
+        1,
+    );
+    std::fs::write(&config, text).unwrap();
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    assert_eq!(job.run(&bed, "push", &sha).code, Some(0));
+    let number = dashboard(&bed);
+    tick(&bed, number, "alice", "network");
+    let ran = on_edit(&bed, &mut job, &sha, number, &[("mode", "resolve")]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(
+        !job.file("network/terraform.tfstate").exists(),
+        "resolve deploys nothing"
+    );
+    let production = bed.github.deployment_records("production").unwrap().records;
+    assert_eq!(
+        production.len(),
+        1,
+        "the record is in the stack's environment"
+    );
+    assert!(
+        bed.github
+            .deployment_records("sluiceway")
+            .unwrap()
+            .records
+            .is_empty(),
+        "and not in the default one"
+    );
+    assert_eq!(
+        ran.outputs["matrix"],
+        format!(
+            "[{{\"deployment\":{},\"environment\":\"production\",\"stack\":\"network\"}}]",
+            production[0].id
+        )
+    );
+    let applied = job.run_with(
+        &bed,
+        "issues",
+        &sha,
+        &format!("{}:/usr/bin:/bin", tofu_dir().display()),
+        &[
+            ("mode", "apply"),
+            ("deployment-id", &production[0].id.to_string()),
+        ],
+    );
+    assert_eq!(applied.code, Some(0), "{}", applied.log);
+    assert!(
+        job.file("network/terraform.tfstate").exists(),
+        "apply deployed"
+    );
+    let ended = bed.github.deployment_records("production").unwrap().records;
+    assert_eq!(
+        ended[0].latest_status.as_ref().map(|s| s.state),
+        Some(RecordState::Success)
+    );
+}
+
 #[test]
 fn the_published_apply_schema_is_the_one_the_code_generates() {
     assert_eq!(sluiceway::modes::apply::result_schema(), apply_schema());
