@@ -23,6 +23,8 @@ pub(crate) fn routes() -> Router<Shared> {
         .route("/violations", get(violations))
         .route("/traffic", get(traffic))
         .route("/act", post(act))
+        .route("/deliveries", get(deliveries))
+        .route("/deliveries/faults", post(arm_delivery))
 }
 
 async fn state(State(shared): State<Shared>) -> Json<World> {
@@ -39,6 +41,18 @@ async fn replace_state(State(shared): State<Shared>, Json(world): Json<World>) -
 
 async fn arm(State(shared): State<Shared>, Json(fault): Json<Fault>) -> StatusCode {
     shared.faults().arm(fault);
+    StatusCode::NO_CONTENT
+}
+
+async fn deliveries(State(shared): State<Shared>) -> Json<Vec<crate::hooks::Made>> {
+    Json(shared.deliveries())
+}
+
+async fn arm_delivery(
+    State(shared): State<Shared>,
+    Json(fault): Json<crate::hooks::DeliveryFault>,
+) -> StatusCode {
+    shared.arm_delivery(fault);
     StatusCode::NO_CONTENT
 }
 
@@ -71,6 +85,11 @@ pub enum Act {
         repo: String,
         login: String,
         role: Role,
+    },
+    /// Registers a webhook, as installing a GitHub App with one does.
+    AddHook {
+        url: String,
+        secret: String,
     },
     AddWorkflow {
         repo: String,
@@ -179,6 +198,13 @@ impl Act {
             }
             Act::AddCollaborator { repo, login, role } => {
                 json!(w.add_collaborator(repo, login, *role)?)
+            }
+            Act::AddHook { url, secret } => {
+                w.hooks.push(crate::hooks::Hook {
+                    url: url.clone(),
+                    secret: secret.clone(),
+                });
+                json!(null)
             }
             Act::AddWorkflow { repo, file } => json!(w.add_workflow(repo, file)?),
             Act::CreateIssue {

@@ -9,6 +9,7 @@ mod admin;
 pub mod description;
 mod faults;
 mod graphql;
+pub mod hooks;
 mod rest;
 mod server;
 mod shapes;
@@ -76,6 +77,9 @@ impl Emulator {
         let shared = Shared::new(options.layout, world, options.descriptions, options.save_to);
         shared.set_origin(&format!("http://{address}"));
         let app = server::app(shared.clone());
+        let (deliveries, queue) = tokio::sync::mpsc::unbounded_channel();
+        shared.start_deliveries(deliveries);
+        runtime.spawn(hooks::deliver(queue, shared.clone()));
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
             runtime.block_on(async move {
@@ -116,6 +120,16 @@ impl Emulator {
 
     pub fn arm(&self, fault: Fault) {
         self.shared.faults().arm(fault);
+    }
+
+    /// Arms a fault for the next webhook delivery not yet made.
+    pub fn arm_delivery(&self, fault: hooks::DeliveryFault) {
+        self.shared.arm_delivery(fault);
+    }
+
+    /// Every webhook delivery made so far, oldest first.
+    pub fn deliveries(&self) -> Vec<hooks::Made> {
+        self.shared.deliveries()
     }
 
     /// Every departure from GitHub's descriptions seen so far.

@@ -66,6 +66,9 @@ struct Inner {
     traffic: Mutex<Vec<String>>,
     save_to: Option<PathBuf>,
     schema: EmulatorSchema,
+    deliveries: OnceLock<tokio::sync::mpsc::UnboundedSender<crate::hooks::Outgoing>>,
+    delivery_faults: Mutex<crate::hooks::DeliveryFaults>,
+    made: Mutex<Vec<crate::hooks::Made>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -91,6 +94,9 @@ impl Shared {
             traffic: Mutex::new(Vec::new()),
             save_to,
             schema: graphql::schema(),
+            deliveries: OnceLock::new(),
+            delivery_faults: Mutex::default(),
+            made: Mutex::default(),
         }))
     }
 
@@ -138,10 +144,45 @@ impl Shared {
         let mut draft = world.clone();
         let answer = change(&mut draft)?;
         *world = draft;
+        let happened = std::mem::take(&mut world.happened);
+        let outgoing = crate::hooks::outgoing(&world, self.site(), &happened);
+        world.deliveries_made += outgoing.len() as u64;
         if let Some(path) = &self.0.save_to {
             save(path, &world);
         }
+        drop(world);
+        for delivery in outgoing {
+            for problem in crate::hooks::checked(self.0.descriptions.as_deref(), &delivery) {
+                self.violation(problem);
+            }
+            if let Some(queue) = self.0.deliveries.get() {
+                let _ = queue.send(delivery);
+            }
+        }
         Ok(answer)
+    }
+
+    pub(crate) fn start_deliveries(
+        &self,
+        queue: tokio::sync::mpsc::UnboundedSender<crate::hooks::Outgoing>,
+    ) {
+        let _ = self.0.deliveries.set(queue);
+    }
+
+    pub(crate) fn arm_delivery(&self, fault: crate::hooks::DeliveryFault) {
+        lock(&self.0.delivery_faults).0.push_back(fault);
+    }
+
+    pub(crate) fn next_delivery_fault(&self) -> Option<crate::hooks::DeliveryFault> {
+        lock(&self.0.delivery_faults).0.pop_front()
+    }
+
+    pub(crate) fn made(&self, made: crate::hooks::Made) {
+        lock(&self.0.made).push(made);
+    }
+
+    pub fn deliveries(&self) -> Vec<crate::hooks::Made> {
+        lock(&self.0.made).clone()
     }
 
     pub fn faults(&self) -> MutexGuard<'_, Faults> {

@@ -22,6 +22,15 @@ pub struct World {
     pub tokens: BTreeMap<String, Grant>,
     /// `owner/name` → repository.
     pub repos: BTreeMap<String, Repo>,
+    /// The webhooks deliveries are made to (a GitHub App's).
+    #[serde(default)]
+    pub hooks: Vec<crate::hooks::Hook>,
+    /// How many deliveries were made so far: the next delivery id follows it.
+    #[serde(default)]
+    pub deliveries_made: u64,
+    /// What happened in the change under way, for the webhooks to hear of.
+    #[serde(skip)]
+    pub(crate) happened: Vec<crate::hooks::Happening>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -266,6 +275,9 @@ impl World {
             accounts: BTreeMap::new(),
             tokens: BTreeMap::new(),
             repos: BTreeMap::new(),
+            hooks: Vec::new(),
+            deliveries_made: 0,
+            happened: Vec::new(),
         };
         world.add_account("github-actions[bot]", AccountKind::Bot);
         world
@@ -456,6 +468,7 @@ impl World {
         labels: Vec<String>,
     ) -> Result<u64, Refusal> {
         let at = self.tick();
+        let repo_name = repo;
         let repo = self.repo_mut(repo)?;
         let number = repo.next_number;
         repo.next_number += 1;
@@ -475,6 +488,13 @@ impl World {
                 edits: Vec::new(),
             },
         );
+        self.happened.push(crate::hooks::Happening::Issue {
+            repo: repo_name.to_owned(),
+            number,
+            action: "opened",
+            sender: author.to_owned(),
+            from: None,
+        });
         Ok(number)
     }
 
@@ -516,8 +536,15 @@ impl World {
         if issue.edits.len() > EDIT_HISTORY_CAP {
             issue.edits.remove(1);
         }
-        issue.body = body.into();
+        let from = std::mem::replace(&mut issue.body, body.into());
         issue.updated_at = at;
+        self.happened.push(crate::hooks::Happening::Issue {
+            repo: repo.to_owned(),
+            number,
+            action: "edited",
+            sender: editor.to_owned(),
+            from: Some(from),
+        });
         Ok(())
     }
 

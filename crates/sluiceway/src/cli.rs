@@ -85,6 +85,11 @@ pub enum Command {
     /// Look at a dashboard body without GitHub: what its markers say, or how it renders.
     #[command(subcommand)]
     Dashboard(DashboardCommand),
+    /// The console: an org-wide view of every repository's dashboard, as a service a team
+    /// runs itself (one binary; SQLite in its data folder, or PostgreSQL for more than one
+    /// instance).
+    #[command(subcommand)]
+    Console(ConsoleCommand),
     /// Print the JSON Schema of sluiceway.yaml, for editors.
     ///
     /// Point yaml-language-server at it with a first line such as
@@ -115,6 +120,70 @@ pub enum Command {
         #[arg(long, group = "format")]
         timings: bool,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConsoleCommand {
+    /// Answer the API and take GitHub's webhook deliveries until stopped (Ctrl-C or
+    /// SIGTERM).
+    ///
+    /// The webhook secret is read from SLUICEWAY_CONSOLE_WEBHOOK_SECRET or from the file
+    /// --webhook-secret-file names, never from a flag. A missing or bad setting stops the
+    /// console before it listens, naming the setting and never its value.
+    Serve {
+        #[command(flatten)]
+        place: ConsolePlace,
+        /// The address and port to listen on.
+        #[arg(long, value_name = "ADDRESS", env = "SLUICEWAY_CONSOLE_LISTEN")]
+        listen: Option<String>,
+        /// Where people and the command line reach the console (default: http:// and the
+        /// listening address); every page address in an answer starts with it.
+        #[arg(long, value_name = "URL", env = "SLUICEWAY_CONSOLE_PUBLIC_URL")]
+        public_url: Option<String>,
+        /// A file holding the webhook secret the GitHub App signs its deliveries with.
+        #[arg(
+            long,
+            value_name = "FILE",
+            env = "SLUICEWAY_CONSOLE_WEBHOOK_SECRET_FILE"
+        )]
+        webhook_secret_file: Option<PathBuf>,
+    },
+    /// Make a personal token for a person of an org, and print it once: the console keeps
+    /// only its hash. For the console's operator, until people sign in with GitHub.
+    Token {
+        #[command(flatten)]
+        place: ConsolePlace,
+        /// The org the token is for.
+        #[arg(long)]
+        org: String,
+        /// The person it acts as, by GitHub login.
+        #[arg(long)]
+        login: String,
+        /// A name that says where the token is used.
+        #[arg(long)]
+        name: String,
+        /// How long it lives: 30, 90 or 365 days.
+        #[arg(long, default_value_t = 90)]
+        days: u16,
+    },
+}
+
+/// Where a console keeps its facts.
+#[derive(Debug, clap::Args)]
+pub struct ConsolePlace {
+    /// The folder the SQLite database is kept in (default: the console's folder under
+    /// XDG_DATA_HOME, or ~/.local/share).
+    #[arg(long, value_name = "DIR", env = "SLUICEWAY_CONSOLE_DATA")]
+    pub data: Option<PathBuf>,
+    /// A sqlite: or postgres: URL; PostgreSQL for more than one instance (default: a
+    /// SQLite file in the data folder).
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "SLUICEWAY_CONSOLE_DATABASE_URL",
+        hide_env_values = true
+    )]
+    pub database_url: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -10,8 +10,8 @@ use std::process::ExitCode;
 
 pub use base::Outcome;
 use base::printer::Printer;
-use cli::{Cli, Command, DashboardCommand};
-use commands::{check, dashboard, init};
+use cli::{Cli, Command, ConsoleCommand, DashboardCommand};
+use commands::{check, console, dashboard, init};
 
 pub fn run(cli: Cli, printer: &mut Printer) -> ExitCode {
     let outcome = match cli.command {
@@ -54,6 +54,39 @@ pub fn run(cli: Cli, printer: &mut Printer) -> ExitCode {
             wiring::action(Some(modes::inputs::Mode::Scan), printer)
         }
         Command::Run => wiring::action(None, printer),
+        Command::Console(ConsoleCommand::Serve {
+            place,
+            listen,
+            public_url,
+            webhook_secret_file,
+        }) => console::serve(
+            sluiceway_console::Given {
+                listen,
+                public_url,
+                data: place.data,
+                database_url: place.database_url,
+                webhook_secret: std::env::var("SLUICEWAY_CONSOLE_WEBHOOK_SECRET").ok(),
+                webhook_secret_file,
+            },
+            printer,
+        ),
+        Command::Console(ConsoleCommand::Token {
+            place,
+            org,
+            login,
+            name,
+            days,
+        }) => console::token(
+            console::Place {
+                data: place.data,
+                database_url: place.database_url,
+            },
+            &org,
+            &login,
+            &name,
+            days,
+            printer,
+        ),
         Command::Schema {
             result_file,
             apply_result_file,

@@ -14,6 +14,9 @@ const ALLOWED: &[(&str, &str)] = &[
     ("sluiceway", "sluiceway-github"),
     ("sluiceway", "sluiceway-policy"),
     ("sluiceway", "sluiceway-tools"),
+    ("sluiceway", "sluiceway-console"),
+    // The console reads dashboards with the action's own reader (ADR 0047).
+    ("sluiceway-console", "sluiceway-dashboard"),
     ("sluiceway-tools", "sluiceway-core"),
     ("sluiceway-dashboard", "sluiceway-core"),
     ("sluiceway-fixtures", "sluiceway-core"),

@@ -4,5 +4,6 @@
 
 pub mod backend_check;
 pub mod check;
+pub mod console;
 pub mod dashboard;
 pub mod init;

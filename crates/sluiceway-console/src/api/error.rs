@@ -1,0 +1,82 @@
+//! Every answer that is not a success: a status, one of the API's codes and one plain
+//! sentence, fixed for each case (nothing of the request or the store is echoed).
+
+use axum::Json;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ApiError {
+    NoToken,
+    TokenNotWorking,
+    NotAMember,
+    NotFound,
+    RateLimited {
+        retry_after: u64,
+    },
+    /// The store did not answer; the console says so rather than guess.
+    Unavailable,
+}
+
+impl ApiError {
+    fn status(self) -> StatusCode {
+        match self {
+            ApiError::NoToken | ApiError::TokenNotWorking => StatusCode::UNAUTHORIZED,
+            ApiError::NotAMember => StatusCode::FORBIDDEN,
+            ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+
+    fn code(self) -> &'static str {
+        match self {
+            ApiError::NoToken => "no-token",
+            ApiError::TokenNotWorking => "token-not-working",
+            ApiError::NotAMember => "not-a-member",
+            ApiError::NotFound => "not-found",
+            ApiError::RateLimited { .. } => "rate-limited",
+            ApiError::Unavailable => "github-silent",
+        }
+    }
+
+    fn sentence(self) -> &'static str {
+        match self {
+            ApiError::NoToken => {
+                "Send a personal token as Authorization: Bearer sluiceway_…; a cookie never works here."
+            }
+            ApiError::TokenNotWorking => {
+                "This token is not one the console knows, or it has expired or been revoked."
+            }
+            ApiError::NotAMember => "This token is for another org.",
+            ApiError::NotFound => "There is nothing at this address for this token's org.",
+            ApiError::RateLimited { .. } => {
+                "Too many requests with this token in the last minute; try again after Retry-After seconds."
+            }
+            ApiError::Unavailable => "The console's database did not answer; try again shortly.",
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut response = (
+            self.status(),
+            Json(json!({ "error": self.sentence(), "code": self.code() })),
+        )
+            .into_response();
+        if let ApiError::RateLimited { retry_after } = self {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(retry_after.max(1)));
+        }
+        response
+    }
+}
+
+impl From<crate::store::StoreError> for ApiError {
+    fn from(_: crate::store::StoreError) -> Self {
+        ApiError::Unavailable
+    }
+}

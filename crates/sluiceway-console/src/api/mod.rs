@@ -1,0 +1,368 @@
+//! The API under `/api/v1`, as the reference's published description (`v1.1.0`) fixes
+//! it: a personal token in `Authorization: Bearer`, never a cookie; every answer for the
+//! token's org alone; stack ids in paths URL-encoded. This version answers `me`, `org`,
+//! `repo` and `stack`; the operations that ask GitHub for something come with the
+//! console's GitHub App (issue 41).
+
+mod error;
+mod limits;
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, header};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Serialize;
+
+pub use error::ApiError;
+pub use limits::Limits;
+
+use crate::Console;
+use crate::store::{KeptRepo, KeptToken};
+use crate::tokens;
+use crate::view::{Counts, StackLine, State as AppState, needs_you_first};
+
+pub(crate) fn routes() -> Router<Console> {
+    Router::new()
+        .route("/me", get(me))
+        .route("/orgs/{org}", get(org))
+        .route("/orgs/{org}/repos/{repo}", get(repo))
+        .route("/orgs/{org}/repos/{repo}/stacks/{stack}", get(stack))
+}
+
+/// The token's person, once the token is known, alive and within its limit.
+struct Caller {
+    token: KeptToken,
+}
+
+async fn caller(console: &Console, headers: &HeaderMap) -> Result<Caller, ApiError> {
+    let secret = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "))
+        .map(str::trim)
+        .filter(|secret| !secret.is_empty())
+        .ok_or(ApiError::NoToken)?;
+    if !secret.starts_with(tokens::PREFIX) {
+        return Err(ApiError::TokenNotWorking);
+    }
+    let hash = tokens::hash(secret);
+    let token = console
+        .store
+        .token(&hash)
+        .await?
+        .ok_or(ApiError::TokenNotWorking)?;
+    let now = (console.clock)();
+    if token.revoked || token.expires_at <= now {
+        return Err(ApiError::TokenNotWorking);
+    }
+    console
+        .limits
+        .take(&hash, now, limits::READS_A_MINUTE)
+        .map_err(|retry_after| ApiError::RateLimited { retry_after })?;
+    Ok(Caller { token })
+}
+
+impl Caller {
+    /// The org in a path, when it is the token's (GitHub's logins ignore case).
+    fn org<'a>(&self, org: &'a str) -> Result<&'a str, ApiError> {
+        if org.eq_ignore_ascii_case(&self.token.org) {
+            Ok(org)
+        } else {
+            Err(ApiError::NotAMember)
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Me {
+    login: String,
+    org: String,
+    token: TokenLine,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TokenLine {
+    name: String,
+    expires_at: String,
+}
+
+async fn me(State(console): State<Console>, headers: HeaderMap) -> Result<Json<Me>, ApiError> {
+    let caller = caller(&console, &headers).await?;
+    Ok(Json(Me {
+        login: caller.token.login,
+        org: caller.token.org,
+        token: TokenLine {
+            name: caller.token.name,
+            expires_at: caller.token.expires_at.to_string(),
+        },
+    }))
+}
+
+#[derive(Serialize)]
+struct OrgLine {
+    login: String,
+    kind: &'static str,
+    page: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RepoLine {
+    name: String,
+    page: String,
+    dashboard: Option<String>,
+    stacks: usize,
+    counts: Counts,
+    record_writer: Option<String>,
+}
+
+/// Until the console reads a repository's `sluiceway.yaml` (with its GitHub App), it
+/// cannot say its bot is named in `recordWriters`, so it never claims so.
+const RECORD_WRITER_UNKNOWN: &str = "The console does not read sluiceway.yaml yet, so it cannot tell whether recordWriters names its bot; until it does, tick on the dashboard.";
+
+impl Console {
+    fn org_page(&self, org: &str) -> String {
+        format!("{}/{}", self.settings.public_url, org)
+    }
+
+    fn org_line(&self, org: &str, repos: &[KeptRepo]) -> OrgLine {
+        OrgLine {
+            login: repos
+                .first()
+                .map_or(org, |r| r.place.org.as_str())
+                .to_owned(),
+            kind: match repos.first().map(|r| r.place.org_kind.as_str()) {
+                Some("User") => "account",
+                _ => "organization",
+            },
+            page: self.org_page(org),
+        }
+    }
+
+    fn repo_line(&self, repo: &KeptRepo) -> RepoLine {
+        RepoLine {
+            name: repo.place.name.clone(),
+            page: format!("{}/{}", self.org_page(&repo.place.org), repo.place.name),
+            dashboard: Some(repo.place.dashboard_url.clone()),
+            stacks: repo.stacks.len(),
+            counts: Counts::of(&repo.stacks),
+            record_writer: Some(RECORD_WRITER_UNKNOWN.to_owned()),
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Org {
+    org: OrgLine,
+    counts: Counts,
+    total: usize,
+    last_scan: Option<LastScan>,
+    repos: Vec<RepoLine>,
+    stacks: Vec<StackLine>,
+    locked: Vec<serde_json::Value>,
+    allowance: Allowance,
+    unshared: Option<serde_json::Value>,
+}
+
+#[derive(Serialize)]
+struct LastScan {
+    sha: String,
+    at: String,
+    repo: String,
+}
+
+/// A console a team runs itself has no plan and no limit on repositories (ADR 0047).
+#[derive(Serialize)]
+struct Allowance {
+    plan: &'static str,
+    limit: usize,
+    sentence: Option<String>,
+}
+
+async fn org(
+    State(console): State<Console>,
+    headers: HeaderMap,
+    Path(org): Path<String>,
+) -> Result<Json<Org>, ApiError> {
+    let caller = caller(&console, &headers).await?;
+    let org = caller.org(&org)?;
+    let repos = console.store.repos(&caller.token.org).await?;
+    let all = || repos.iter().flat_map(|r| r.stacks.iter());
+    let mut stacks: Vec<StackLine> = repos
+        .iter()
+        .flat_map(|r| r.stacks.iter().map(move |s| StackLine::of(r, s)))
+        .collect();
+    needs_you_first(&mut stacks);
+    let last_scan = repos.iter().max_by_key(|r| r.scan.at).map(|r| LastScan {
+        sha: r.scan.sha.clone(),
+        at: r.scan.at.to_string(),
+        repo: r.place.name.clone(),
+    });
+    Ok(Json(Org {
+        org: console.org_line(org, &repos),
+        counts: Counts::of(all()),
+        total: all().count(),
+        last_scan,
+        repos: repos.iter().map(|r| console.repo_line(r)).collect(),
+        stacks,
+        locked: Vec::new(),
+        allowance: Allowance {
+            plan: "self-hosted",
+            limit: repos.len(),
+            sentence: None,
+        },
+        unshared: None,
+    }))
+}
+
+#[derive(Serialize)]
+struct Repo {
+    org: OrgLine,
+    repo: RepoLine,
+    scan: Option<RepoScan>,
+    counts: Counts,
+    total: usize,
+    stacks: Vec<StackLine>,
+}
+
+#[derive(Serialize)]
+struct RepoScan {
+    sha: String,
+    at: Option<String>,
+    run: Option<String>,
+}
+
+async fn kept_repo(
+    console: &Console,
+    caller: &Caller,
+    org: &str,
+    repo: &str,
+) -> Result<KeptRepo, ApiError> {
+    caller.org(org)?;
+    console
+        .store
+        .repos(&caller.token.org)
+        .await?
+        .into_iter()
+        .find(|kept| kept.place.name.eq_ignore_ascii_case(repo))
+        .ok_or(ApiError::NotFound)
+}
+
+fn run_url(repo: &KeptRepo, run: u64) -> String {
+    format!("{}/actions/runs/{run}", repo.place.html_url)
+}
+
+async fn repo(
+    State(console): State<Console>,
+    headers: HeaderMap,
+    Path((org, repo)): Path<(String, String)>,
+) -> Result<Json<Repo>, ApiError> {
+    let caller = caller(&console, &headers).await?;
+    let kept = kept_repo(&console, &caller, &org, &repo).await?;
+    let mut stacks: Vec<StackLine> = kept
+        .stacks
+        .iter()
+        .map(|s| StackLine::of(&kept, s))
+        .collect();
+    needs_you_first(&mut stacks);
+    Ok(Json(Repo {
+        org: console.org_line(&org, std::slice::from_ref(&kept)),
+        repo: console.repo_line(&kept),
+        scan: Some(RepoScan {
+            sha: kept.scan.sha.clone(),
+            at: Some(kept.scan.at.to_string()),
+            run: Some(run_url(&kept, kept.scan.run)),
+        }),
+        counts: Counts::of(&kept.stacks),
+        total: kept.stacks.len(),
+        stacks,
+    }))
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Stack {
+    stack: String,
+    repo: String,
+    state: AppState,
+    word: &'static str,
+    line: String,
+    counts: StackCounts,
+    changes: Option<String>,
+    destroys: Option<String>,
+    drift: Option<String>,
+    ticked: bool,
+    failed: bool,
+    dashboard: String,
+    preview: Option<serde_json::Value>,
+    run: Option<String>,
+    last_deploy: Option<serde_json::Value>,
+    at: Option<String>,
+    confirm: Option<Confirm>,
+}
+
+#[derive(Serialize)]
+struct StackCounts {
+    creates: u64,
+    updates: u64,
+    replaces: u64,
+    deletes: u64,
+    tracking: u64,
+    changed: u64,
+    gone: u64,
+}
+
+#[derive(Serialize)]
+struct Confirm {
+    destroys: u64,
+    scan: Option<String>,
+}
+
+async fn stack(
+    State(console): State<Console>,
+    headers: HeaderMap,
+    Path((org, repo, stack)): Path<(String, String, String)>,
+) -> Result<Json<Stack>, ApiError> {
+    let caller = caller(&console, &headers).await?;
+    let kept = kept_repo(&console, &caller, &org, &repo).await?;
+    let facts = kept
+        .stacks
+        .iter()
+        .find(|s| s.stack == stack)
+        .ok_or(ApiError::NotFound)?;
+    Ok(Json(Stack {
+        stack: facts.stack.clone(),
+        repo: kept.place.name.clone(),
+        state: facts.app_state(),
+        word: facts.word(),
+        line: facts.line(),
+        counts: StackCounts {
+            creates: facts.creates,
+            updates: facts.updates,
+            replaces: facts.replaces,
+            deletes: facts.deletes,
+            tracking: facts.tracking,
+            changed: facts.changed,
+            gone: facts.gone,
+        },
+        changes: facts.changes_in_words(),
+        destroys: facts.destroys_in_words(),
+        drift: facts.drift_in_words(),
+        ticked: facts.ticked,
+        failed: facts.failed,
+        dashboard: kept.place.dashboard_url.clone(),
+        // The preview page's address is read from the stack's check run, which the
+        // console reads once it is a GitHub App; it never guesses one.
+        preview: None,
+        run: Some(run_url(&kept, kept.scan.run)),
+        last_deploy: None,
+        at: Some(kept.scan.at.to_string()),
+        confirm: (facts.destroys > 0).then(|| Confirm {
+            destroys: facts.destroys,
+            scan: Some(kept.scan.sha.clone()),
+        }),
+    }))
+}

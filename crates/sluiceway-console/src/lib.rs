@@ -1,0 +1,101 @@
+//! The console: an org-wide view of every repository's dashboard, as a service a team runs
+//! itself (ADR 0047). It learns from GitHub's webhook deliveries, reading each dashboard's
+//! markers with the action's own reader, keeps stack-level facts only, and answers the
+//! API the reference's command line and a team's agents use. It never previews and never
+//! deploys.
+
+pub mod api;
+pub mod facts;
+mod hooks;
+pub mod settings;
+pub mod store;
+pub mod tokens;
+pub mod view;
+pub mod webhook;
+
+use std::sync::Arc;
+
+use axum::Router;
+use jiff::Timestamp;
+
+pub use settings::{Given, Settings, SettingsError};
+pub use store::{Store, StoreError};
+
+/// The console's clock, injected so tests can hold time still.
+pub type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
+
+/// What every request shares: the settings, the store, the rate limits and the clock.
+#[derive(Clone)]
+pub struct Console {
+    settings: Arc<Settings>,
+    store: Store,
+    limits: Arc<api::Limits>,
+    clock: Clock,
+}
+
+impl Console {
+    pub fn new(settings: Settings, store: Store, clock: Clock) -> Console {
+        Console {
+            settings: Arc::new(settings),
+            store,
+            limits: Arc::default(),
+            clock,
+        }
+    }
+
+    /// Every route the console answers.
+    pub fn router(self) -> Router {
+        Router::new()
+            .nest(
+                "/api/v1",
+                api::routes().fallback(|| async { api::ApiError::NotFound }),
+            )
+            .merge(hooks::routes())
+            .with_state(self)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("the data folder could not be made: {0}")]
+    Data(std::io::ErrorKind),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("the console could not listen on {address}: {reason}")]
+    Listen {
+        address: std::net::SocketAddr,
+        reason: std::io::ErrorKind,
+    },
+    #[error("the console stopped answering: {0}")]
+    Serve(std::io::ErrorKind),
+}
+
+/// Opens the store and answers until `stop` resolves.
+pub async fn serve(
+    settings: Settings,
+    stop: impl std::future::Future<Output = ()> + Send + 'static,
+    listening: impl FnOnce(std::net::SocketAddr),
+) -> Result<(), ServeError> {
+    if settings.database_url.starts_with("sqlite:") {
+        std::fs::create_dir_all(&settings.data).map_err(|e| ServeError::Data(e.kind()))?;
+    }
+    let store = Store::open(&settings.database_url).await?;
+    let address = settings.listen;
+    let listener =
+        tokio::net::TcpListener::bind(address)
+            .await
+            .map_err(|e| ServeError::Listen {
+                address,
+                reason: e.kind(),
+            })?;
+    let bound = listener.local_addr().map_err(|e| ServeError::Listen {
+        address,
+        reason: e.kind(),
+    })?;
+    listening(bound);
+    let console = Console::new(settings, store, Arc::new(Timestamp::now));
+    axum::serve(listener, console.router())
+        .with_graceful_shutdown(stop)
+        .await
+        .map_err(|e| ServeError::Serve(e.kind()))
+}

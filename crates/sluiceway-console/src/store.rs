@@ -1,0 +1,329 @@
+//! The console's store: SQLite in a file by default, PostgreSQL when the database URL
+//! says so, through one schema and one set of migrations (ADR 0047). Every change a
+//! delivery makes is written in the transaction that records the delivery, so a delivery
+//! seen twice, by one instance or by two sharing a database, changes nothing the second
+//! time.
+
+use std::borrow::Cow;
+use std::str::FromStr;
+
+use jiff::Timestamp;
+use sluiceway_dashboard::facts::RowState;
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::{AnyPool, Row, SqlSafeStr};
+
+use crate::facts::{Dashboard, Scan, StackFacts};
+
+/// The schema's migrations, oldest first, embedded in the binary.
+const MIGRATIONS: &[(i64, &str, &str)] =
+    &[(1, "facts", include_str!("../migrations/0001_facts.sql"))];
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("the database could not be opened: {0}")]
+    Open(#[source] sqlx::Error),
+    #[error("the database's schema could not be brought up to date: {0}")]
+    Migrate(#[source] sqlx::migrate::MigrateError),
+    #[error("the database did not answer: {0}")]
+    Query(#[from] sqlx::Error),
+    #[error("the database holds a {what} this version cannot read")]
+    Unreadable { what: &'static str },
+}
+
+/// Where a repository is and what its dashboard last said, as one delivery tells it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RepoPlace {
+    pub org: String,
+    /// `Organization` or `User`, as GitHub names the owner's kind.
+    pub org_kind: String,
+    pub name: String,
+    pub html_url: String,
+    pub dashboard_number: u64,
+    pub dashboard_url: String,
+}
+
+/// A repository as the store holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptRepo {
+    pub place: RepoPlace,
+    pub scan: Scan,
+    pub stacks: Vec<StackFacts>,
+}
+
+/// A personal token's person, org and life, found by the token's hash.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptToken {
+    pub org: String,
+    pub login: String,
+    pub name: String,
+    pub expires_at: Timestamp,
+    pub revoked: bool,
+}
+
+/// Whether a delivery changed the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Applied {
+    Now,
+    /// Its id was recorded before: nothing was changed.
+    Before,
+}
+
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+}
+
+impl Store {
+    /// Opens the database at `url` (`sqlite://…` or `postgres://…`) and brings its schema
+    /// up to date; an instance that finds it current changes nothing.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let url = if url.starts_with("sqlite:") && !url.contains('?') {
+            // A new console makes its file; a shared one waits for a writer, not fails.
+            Cow::Owned(format!("{url}?mode=rwc"))
+        } else {
+            Cow::Borrowed(url)
+        };
+        let pool = AnyPoolOptions::new()
+            .max_connections(if url.starts_with("sqlite:") { 1 } else { 8 })
+            .connect(&url)
+            .await
+            .map_err(StoreError::Open)?;
+        let migrator = Migrator::with_migrations(
+            MIGRATIONS
+                .iter()
+                .map(|(version, name, sql)| {
+                    Migration::new(
+                        *version,
+                        Cow::Borrowed(*name),
+                        MigrationType::Simple,
+                        sql.into_sql_str(),
+                        false,
+                    )
+                })
+                .collect(),
+        );
+        migrator.run(&pool).await.map_err(StoreError::Migrate)?;
+        Ok(Store { pool })
+    }
+
+    /// Records delivery `id` and, when it is new, writes what `dashboard` says of the
+    /// repository at `place`, all in one transaction.
+    pub async fn apply_dashboard(
+        &self,
+        delivery: &str,
+        event: &str,
+        received_at: Timestamp,
+        place: &RepoPlace,
+        dashboard: &Dashboard,
+    ) -> Result<Applied, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        if record_delivery(&mut tx, delivery, event, received_at).await? == Applied::Before {
+            return Ok(Applied::Before);
+        }
+        sqlx::query("DELETE FROM repos WHERE org = $1 AND name = $2")
+            .bind(&place.org)
+            .bind(&place.name)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "INSERT INTO repos (org, name, org_kind, html_url, dashboard_number, dashboard_url, \
+             scan_sha, scan_run, scan_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        )
+        .bind(&place.org)
+        .bind(&place.name)
+        .bind(&place.org_kind)
+        .bind(&place.html_url)
+        .bind(number(place.dashboard_number))
+        .bind(&place.dashboard_url)
+        .bind(&dashboard.scan.sha)
+        .bind(number(dashboard.scan.run))
+        .bind(dashboard.scan.at.to_string())
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM stacks WHERE org = $1 AND repo = $2")
+            .bind(&place.org)
+            .bind(&place.name)
+            .execute(&mut *tx)
+            .await?;
+        for stack in &dashboard.stacks {
+            sqlx::query(
+                "INSERT INTO stacks (org, repo, stack, state, creates, updates, replaces, \
+                 deletes, destroys, tracking, changed, gone, failed, busy, ticked) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+            )
+            .bind(&place.org)
+            .bind(&place.name)
+            .bind(&stack.stack)
+            .bind(stack.state.name())
+            .bind(number(stack.creates))
+            .bind(number(stack.updates))
+            .bind(number(stack.replaces))
+            .bind(number(stack.deletes))
+            .bind(number(stack.destroys))
+            .bind(number(stack.tracking))
+            .bind(number(stack.changed))
+            .bind(number(stack.gone))
+            .bind(i64::from(stack.failed))
+            .bind(i64::from(stack.busy))
+            .bind(i64::from(stack.ticked))
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(Applied::Now)
+    }
+
+    /// Records a delivery the console reads nothing from, so a repeat is known as one.
+    pub async fn note_delivery(
+        &self,
+        delivery: &str,
+        event: &str,
+        received_at: Timestamp,
+    ) -> Result<Applied, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let applied = record_delivery(&mut tx, delivery, event, received_at).await?;
+        tx.commit().await?;
+        Ok(applied)
+    }
+
+    /// Every repository of `org` the console has read a dashboard of, by name.
+    pub async fn repos(&self, org: &str) -> Result<Vec<KeptRepo>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT org, name, org_kind, html_url, dashboard_number, dashboard_url, scan_sha, \
+             scan_run, scan_at FROM repos WHERE org = $1 ORDER BY name",
+        )
+        .bind(org)
+        .fetch_all(&self.pool)
+        .await?;
+        let stacks = sqlx::query(
+            "SELECT repo, stack, state, creates, updates, replaces, deletes, destroys, \
+             tracking, changed, gone, failed, busy, ticked FROM stacks WHERE org = $1 \
+             ORDER BY repo, stack",
+        )
+        .bind(org)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut repos = rows.iter().map(kept_repo).collect::<Result<Vec<_>, _>>()?;
+        for row in &stacks {
+            let repo: String = row.try_get("repo")?;
+            if let Some(kept) = repos.iter_mut().find(|r| r.place.name == repo) {
+                kept.stacks.push(stack_facts(row)?);
+            }
+        }
+        Ok(repos)
+    }
+
+    /// Keeps a personal token by its hash.
+    pub async fn add_token(&self, hash: &str, token: &KeptToken) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO tokens (hash, org, login, name, expires_at, revoked_at) \
+             VALUES ($1, $2, $3, $4, $5, NULL)",
+        )
+        .bind(hash)
+        .bind(&token.org)
+        .bind(&token.login)
+        .bind(&token.name)
+        .bind(token.expires_at.to_string())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The token whose hash is `hash`, revoked or not.
+    pub async fn token(&self, hash: &str) -> Result<Option<KeptToken>, StoreError> {
+        let row = sqlx::query(
+            "SELECT org, login, name, expires_at, revoked_at FROM tokens WHERE hash = $1",
+        )
+        .bind(hash)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|row| {
+            Ok(KeptToken {
+                org: row.try_get("org")?,
+                login: row.try_get("login")?,
+                name: row.try_get("name")?,
+                expires_at: time(&row, "expires_at")?,
+                revoked: row.try_get::<Option<String>, _>("revoked_at")?.is_some(),
+            })
+        })
+        .transpose()
+    }
+}
+
+async fn record_delivery(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    delivery: &str,
+    event: &str,
+    received_at: Timestamp,
+) -> Result<Applied, StoreError> {
+    let inserted = sqlx::query(
+        "INSERT INTO deliveries (id, event, received_at) VALUES ($1, $2, $3) \
+         ON CONFLICT (id) DO NOTHING",
+    )
+    .bind(delivery)
+    .bind(event)
+    .bind(received_at.to_string())
+    .execute(&mut **tx)
+    .await?;
+    Ok(if inserted.rows_affected() == 1 {
+        Applied::Now
+    } else {
+        Applied::Before
+    })
+}
+
+/// Counts are kept as BIGINT; one past `i64::MAX` is not a count a dashboard holds.
+fn number(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+fn unsigned(row: &AnyRow, column: &str) -> Result<u64, StoreError> {
+    u64::try_from(row.try_get::<i64, _>(column)?).map_err(|_| StoreError::Unreadable {
+        what: "negative count",
+    })
+}
+
+fn time(row: &AnyRow, column: &str) -> Result<Timestamp, StoreError> {
+    Timestamp::from_str(&row.try_get::<String, _>(column)?)
+        .map_err(|_| StoreError::Unreadable { what: "time" })
+}
+
+fn kept_repo(row: &AnyRow) -> Result<KeptRepo, StoreError> {
+    Ok(KeptRepo {
+        place: RepoPlace {
+            org: row.try_get("org")?,
+            org_kind: row.try_get("org_kind")?,
+            name: row.try_get("name")?,
+            html_url: row.try_get("html_url")?,
+            dashboard_number: unsigned(row, "dashboard_number")?,
+            dashboard_url: row.try_get("dashboard_url")?,
+        },
+        scan: Scan {
+            sha: row.try_get("scan_sha")?,
+            run: unsigned(row, "scan_run")?,
+            at: time(row, "scan_at")?,
+        },
+        stacks: Vec::new(),
+    })
+}
+
+fn stack_facts(row: &AnyRow) -> Result<StackFacts, StoreError> {
+    let state: String = row.try_get("state")?;
+    Ok(StackFacts {
+        stack: row.try_get("stack")?,
+        state: RowState::parse(&state).ok_or(StoreError::Unreadable { what: "row state" })?,
+        creates: unsigned(row, "creates")?,
+        updates: unsigned(row, "updates")?,
+        replaces: unsigned(row, "replaces")?,
+        deletes: unsigned(row, "deletes")?,
+        destroys: unsigned(row, "destroys")?,
+        tracking: unsigned(row, "tracking")?,
+        changed: unsigned(row, "changed")?,
+        gone: unsigned(row, "gone")?,
+        failed: row.try_get::<i64, _>("failed")? == 1,
+        busy: row.try_get::<i64, _>("busy")? == 1,
+        ticked: row.try_get::<i64, _>("ticked")? == 1,
+    })
+}

@@ -1,0 +1,168 @@
+//! The store on both its databases: a delivery applied once however often it arrives,
+//! by one instance or by two sharing a PostgreSQL, and tokens kept by their hash.
+
+mod support;
+
+use jiff::Timestamp;
+use sluiceway_console::facts::{Dashboard, Scan, StackFacts};
+use sluiceway_console::store::{Applied, KeptToken, RepoPlace, Store};
+use sluiceway_dashboard::facts::RowState;
+use support::Postgres;
+
+fn place() -> RepoPlace {
+    RepoPlace {
+        org: "octo".into(),
+        org_kind: "Organization".into(),
+        name: "infra".into(),
+        html_url: "https://github.example/octo/infra".into(),
+        dashboard_number: 1,
+        dashboard_url: "https://github.example/octo/infra/issues/1".into(),
+    }
+}
+
+fn dashboard(sha: &str, states: &[(&str, RowState)]) -> Dashboard {
+    Dashboard {
+        scan: Scan {
+            sha: sha.into(),
+            run: 7,
+            at: "2026-12-07T12:00:00Z".parse().unwrap(),
+        },
+        stacks: states
+            .iter()
+            .map(|(stack, state)| StackFacts {
+                stack: (*stack).into(),
+                state: *state,
+                creates: 1,
+                updates: 0,
+                replaces: 0,
+                deletes: 2,
+                destroys: 2,
+                tracking: 0,
+                changed: 0,
+                gone: 0,
+                failed: false,
+                busy: false,
+                ticked: true,
+            })
+            .collect(),
+    }
+}
+
+fn now() -> Timestamp {
+    "2026-12-07T12:00:05Z".parse().unwrap()
+}
+
+async fn a_delivery_is_applied_once(store: &Store) {
+    let first = dashboard(
+        "a1",
+        &[
+            ("network", RowState::Pending),
+            ("storage:dev", RowState::InSync),
+        ],
+    );
+    let later = dashboard("b2", &[("network", RowState::Deploying)]);
+    assert_eq!(
+        store
+            .apply_dashboard("d-1", "issues", now(), &place(), &first)
+            .await
+            .unwrap(),
+        Applied::Now
+    );
+    assert_eq!(
+        store
+            .apply_dashboard("d-1", "issues", now(), &place(), &later)
+            .await
+            .unwrap(),
+        Applied::Before,
+        "the same delivery again changes nothing, whatever it holds"
+    );
+    let repos = store.repos("octo").await.unwrap();
+    assert_eq!(repos.len(), 1);
+    assert_eq!(repos[0].place, place());
+    assert_eq!(repos[0].scan, first.scan);
+    assert_eq!(repos[0].stacks, first.stacks);
+    assert_eq!(
+        store
+            .apply_dashboard("d-2", "issues", now(), &place(), &later)
+            .await
+            .unwrap(),
+        Applied::Now
+    );
+    let repos = store.repos("octo").await.unwrap();
+    assert_eq!(
+        repos[0].stacks, later.stacks,
+        "a new delivery replaces the rows"
+    );
+    assert!(store.repos("another").await.unwrap().is_empty());
+    assert_eq!(
+        store.note_delivery("d-2", "push", now()).await.unwrap(),
+        Applied::Before
+    );
+    assert_eq!(
+        store.note_delivery("d-3", "push", now()).await.unwrap(),
+        Applied::Now
+    );
+}
+
+async fn a_token_is_found_by_its_hash(store: &Store) {
+    let token = KeptToken {
+        org: "octo".into(),
+        login: "alice".into(),
+        name: "laptop".into(),
+        expires_at: "2027-03-07T12:00:00Z".parse().unwrap(),
+        revoked: false,
+    };
+    store.add_token("ab12", &token).await.unwrap();
+    assert_eq!(store.token("ab12").await.unwrap(), Some(token));
+    assert_eq!(store.token("cd34").await.unwrap(), None);
+}
+
+#[tokio::test]
+async fn sqlite_keeps_facts_and_applies_each_delivery_once() {
+    let folder = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", folder.path().join("console.db").display());
+    let store = Store::open(&url).await.unwrap();
+    a_delivery_is_applied_once(&store).await;
+    a_token_is_found_by_its_hash(&store).await;
+    drop(store);
+    let reopened = Store::open(&url).await.unwrap();
+    assert_eq!(
+        reopened.repos("octo").await.unwrap()[0].scan.sha,
+        "b2",
+        "a restart keeps what was learnt, and the schema is not made twice"
+    );
+}
+
+#[tokio::test]
+async fn postgresql_keeps_facts_and_applies_each_delivery_once() {
+    let Some(postgres) = Postgres::start() else {
+        return;
+    };
+    let store = Store::open(&postgres.database("facts")).await.unwrap();
+    a_delivery_is_applied_once(&store).await;
+    a_token_is_found_by_its_hash(&store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_on_one_postgresql_apply_a_delivery_once() {
+    let Some(postgres) = Postgres::start() else {
+        return;
+    };
+    let url = postgres.database("shared");
+    // Two instances start at once: the schema is made once, under the migrator's lock.
+    let (one, two) = tokio::join!(Store::open(&url), Store::open(&url));
+    let (one, two) = (one.unwrap(), two.unwrap());
+    for round in 0..20 {
+        let id = format!("delivery-{round}");
+        let facts = dashboard(&format!("sha-{round}"), &[("network", RowState::Pending)]);
+        let place = place();
+        let (a, b) = tokio::join!(
+            one.apply_dashboard(&id, "issues", now(), &place, &facts),
+            two.apply_dashboard(&id, "issues", now(), &place, &facts),
+        );
+        let mut applied = [a.unwrap(), b.unwrap()];
+        applied.sort_by_key(|a| *a == Applied::Before);
+        assert_eq!(applied, [Applied::Now, Applied::Before], "round {round}");
+    }
+    assert_eq!(one.repos("octo").await.unwrap()[0].scan.sha, "sha-19");
+}

@@ -1,0 +1,154 @@
+//! `sluiceway console`: the console's wiring. Settings come from flags and the
+//! environment, the clock is the machine's, and the service stops on Ctrl-C or SIGTERM.
+
+use std::path::PathBuf;
+
+use sluiceway_console::store::KeptToken;
+use sluiceway_console::{Given, Settings, Store, tokens};
+
+use crate::base::Outcome;
+use crate::base::printer::Printer;
+
+/// The data folder when none is given: the console's under XDG_DATA_HOME, or
+/// ~/.local/share.
+fn default_data() -> PathBuf {
+    std::env::var_os("XDG_DATA_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local/share")))
+        .unwrap_or_else(|| PathBuf::from("."))
+        .join("sluiceway-console")
+}
+
+fn runtime(printer: &mut Printer) -> Option<tokio::runtime::Runtime> {
+    match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => Some(runtime),
+        Err(e) => {
+            printer.say(&format!(
+                "error: the console's runtime could not start: {e}"
+            ));
+            None
+        }
+    }
+}
+
+pub fn serve(given: Given, printer: &mut Printer) -> Outcome {
+    let settings = match Settings::check(given, &default_data()) {
+        Ok(settings) => settings,
+        Err(e) => {
+            printer.say(&format!("error: {e}"));
+            return Outcome::Failed;
+        }
+    };
+    let Some(runtime) = runtime(printer) else {
+        return Outcome::Failed;
+    };
+    let served = runtime.block_on(sluiceway_console::serve(settings, stopped(), |address| {
+        // Said on stdout, alone on its line, so a script that starts the console can read
+        // the address it bound (port 0 picks a free one).
+        printer.result(&format!("console listening on http://{address}\n"));
+    }));
+    match served {
+        Ok(()) => Outcome::Done,
+        Err(e) => {
+            printer.say(&format!("error: {e}"));
+            Outcome::Failed
+        }
+    }
+}
+
+/// Resolves on Ctrl-C or SIGTERM.
+async fn stopped() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = interrupt => {}
+                    _ = terminate.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = interrupt.await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = interrupt.await;
+    }
+}
+
+/// Where a console keeps its facts: its data folder and database URL, as given.
+pub struct Place {
+    pub data: Option<PathBuf>,
+    pub database_url: Option<String>,
+}
+
+pub fn token(
+    place: Place,
+    org: &str,
+    login: &str,
+    name: &str,
+    days: u16,
+    printer: &mut Printer,
+) -> Outcome {
+    let (data, url) = match sluiceway_console::settings::database(
+        place.data,
+        place.database_url,
+        &default_data(),
+    ) {
+        Ok(found) => found,
+        Err(e) => {
+            printer.say(&format!("error: {e}"));
+            return Outcome::Failed;
+        }
+    };
+    let minted = match tokens::mint(days, jiff::Timestamp::now()) {
+        Ok(minted) => minted,
+        Err(e) => {
+            printer.say(&format!("error: {e}"));
+            return Outcome::Failed;
+        }
+    };
+    let Some(runtime) = runtime(printer) else {
+        return Outcome::Failed;
+    };
+    let kept = KeptToken {
+        org: org.to_owned(),
+        login: login.to_owned(),
+        name: name.to_owned(),
+        expires_at: minted.expires_at,
+        revoked: false,
+    };
+    let added = runtime.block_on(async {
+        if url.starts_with("sqlite:") {
+            std::fs::create_dir_all(&data)
+                .map_err(|e| format!("the data folder could not be made: {}", e.kind()))?;
+        }
+        let store = Store::open(&url).await.map_err(|e| e.to_string())?;
+        store
+            .add_token(&minted.hash, &kept)
+            .await
+            .map_err(|e| e.to_string())
+    });
+    match added {
+        Ok(()) => {
+            printer.say(&format!(
+                "A token for {login} in {org}, named {name:?}, until {}. It is shown once; the console keeps only its hash.",
+                minted.expires_at
+            ));
+            printer.result(&format!("{}\n", minted.secret));
+            Outcome::Done
+        }
+        Err(e) => {
+            printer.say(&format!("error: {e}"));
+            Outcome::Failed
+        }
+    }
+}

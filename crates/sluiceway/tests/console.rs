@@ -1,0 +1,434 @@
+//! The console end to end: the real `sluiceway console serve`, GitHub's webhook
+//! deliveries from the emulator after a real scan with the real OpenTofu, and the API's
+//! answers held to the reference's published description (`v1.1.0`) itself.
+
+/// The console crate's own PostgreSQL for tests, shared rather than copied.
+#[path = "../../sluiceway-console/tests/support/mod.rs"]
+mod postgres;
+mod support;
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use github_emulator::Act;
+use github_emulator::hooks::DeliveryFault;
+use serde_json::Value;
+use support::Bed;
+use support::job::*;
+
+const SECRET: &str = "webhook-secret-for-the-tests";
+/// Names and a value only a row's text holds: none may reach the console's database.
+const RESOURCE_CANARY: &str = "canary-resource-7f3a";
+const PATH_CANARY: &str = "canaryPath7f3a";
+
+/// A console the binary serves, on a port of its own, with its SQLite in `data` or its
+/// facts in the PostgreSQL database at `database`.
+struct Console {
+    child: Child,
+    url: String,
+    data: tempfile::TempDir,
+    database: Option<String>,
+}
+
+impl Console {
+    fn start() -> Console {
+        Console::on(None)
+    }
+
+    fn on(database: Option<String>) -> Console {
+        let data = tempfile::tempdir().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
+            .args(["console", "serve", "--listen", "127.0.0.1:0", "--data"])
+            .arg(data.path())
+            .args(database.iter().flat_map(|url| ["--database-url", url]))
+            .env("SLUICEWAY_CONSOLE_WEBHOOK_SECRET", SECRET)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let url = line
+            .trim()
+            .strip_prefix("console listening on ")
+            .unwrap_or_else(|| panic!("the console said {line:?}"))
+            .to_owned();
+        Console {
+            child,
+            url,
+            data,
+            database,
+        }
+    }
+
+    /// A personal token made by the operator's command, against the same database.
+    fn token(&self, org: &str, login: &str) -> String {
+        let out = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
+            .args([
+                "console", "token", "--org", org, "--login", login, "--name", "tests", "--data",
+            ])
+            .arg(self.data.path())
+            .args(self.database.iter().flat_map(|url| ["--database-url", url]))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap().trim().to_owned()
+    }
+
+    fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {
+        let client = reqwest::blocking::Client::new();
+        let mut request = client.get(format!("{}{path}", self.url));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().unwrap())
+    }
+
+    fn files(&self) -> Vec<PathBuf> {
+        std::fs::read_dir(self.data.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect()
+    }
+}
+
+impl Drop for Console {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The reference's API description, beside the checkout.
+fn reference() -> Value {
+    let path = support::workspace().join("../shared/conformance/app/v1.1.0/openapi.json");
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; CI has the shared corpus beside the checkout",
+            path.display()
+        )
+    }))
+    .unwrap()
+}
+
+/// Holds `answer` to a schema of the reference's document.
+fn assert_valid(reference: &Value, schema: &str, answer: &Value) {
+    let root = serde_json::json!({
+        "$ref": format!("#/components/schemas/{schema}"),
+        "components": reference["components"],
+    });
+    let validator = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .build(&root)
+        .unwrap();
+    let problems: Vec<String> = validator
+        .iter_errors(answer)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert_eq!(problems, Vec::<String>::new(), "{schema}: {answer:#}");
+}
+
+/// Waits until `at_least` deliveries were made (a delivery is listed once it was
+/// answered, dropped or found nobody), for a minute at most.
+fn deliveries_answered(bed: &Bed, at_least: usize) -> Vec<github_emulator::hooks::Made> {
+    let started = Instant::now();
+    loop {
+        let made = bed.emulator.deliveries();
+        if made.len() >= at_least {
+            return made;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "{made:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn with_canaries(job: &Job) {
+    let main = job.file("network/main.tf");
+    let mut text = std::fs::read_to_string(&main).unwrap();
+    text.push_str(&format!(
+        "\nresource \"terraform_data\" \"{RESOURCE_CANARY}\" {{\n  input = {{ {PATH_CANARY} = \"{CANARY}\" }}\n}}\n"
+    ));
+    std::fs::write(&main, text).unwrap();
+}
+
+/// `kept` names where each text was read from.
+fn assert_no_canary(kept: &[(String, String)]) {
+    assert!(!kept.is_empty());
+    for (place, text) in kept {
+        for canary in [RESOURCE_CANARY, PATH_CANARY, CANARY] {
+            assert!(!text.contains(canary), "{canary} reached {place}");
+        }
+    }
+}
+
+/// Every file of the console's data folder, as text.
+fn files(console: &Console) -> Vec<(String, String)> {
+    console
+        .files()
+        .iter()
+        .map(|file| {
+            let bytes = std::fs::read(file).unwrap();
+            (
+                file.display().to_string(),
+                String::from_utf8_lossy(&bytes).into_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_console_learns_a_scanned_dashboard_from_webhooks_and_answers_as_the_reference_describes() {
+    let console = Console::start();
+    learns_and_answers(&console);
+    let kept = files(&console);
+    assert!(kept.iter().any(|(file, _)| file.ends_with("console.db")));
+    assert_no_canary(&kept);
+}
+
+#[test]
+fn the_console_on_postgresql_learns_and_answers_alike_and_keeps_no_canary() {
+    let Some(postgres) = postgres::Postgres::start() else {
+        return;
+    };
+    let console = Console::on(Some(postgres.database("console")));
+    learns_and_answers(&console);
+    assert!(
+        files(&console).is_empty(),
+        "no SQLite file beside PostgreSQL"
+    );
+    let dump = postgres.dump("console");
+    assert!(dump.contains("storage:dev"), "the dump holds the facts");
+    assert_no_canary(&[("the PostgreSQL dump".to_owned(), dump)]);
+}
+
+/// A real scan whose rows name canaries, its deliveries, and every operation of this
+/// version asked and held to the reference's description.
+fn learns_and_answers(console: &Console) {
+    let reference = reference();
+    let bed = Bed::new();
+    bed.emulator
+        .act(Act::AddHook {
+            url: format!("{}/webhooks/github", console.url),
+            secret: SECRET.into(),
+        })
+        .unwrap();
+    let job = Job::new();
+    with_canaries(&job);
+    let sha = push(&bed, "the first commit", &["network/main.tf"]);
+    let ran = job.run(&bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    let number = dashboard(&bed);
+    assert!(
+        bed.body(number).contains(RESOURCE_CANARY),
+        "the row names the resource"
+    );
+    let made = deliveries_answered(&bed, 1);
+    assert!(
+        made.iter()
+            .all(|m| m.event == "issues" && m.status == Some(200)),
+        "{made:?}"
+    );
+
+    let token = console.token("octo", "alice");
+    let (status, me) = console.get("/api/v1/me", Some(&token));
+    assert_eq!(status, 200, "{me}");
+    assert_valid(&reference, "Me", &me);
+    assert_eq!(
+        (me["login"].as_str(), me["org"].as_str()),
+        (Some("alice"), Some("octo"))
+    );
+
+    let (status, org) = console.get("/api/v1/orgs/octo", Some(&token));
+    assert_eq!(status, 200, "{org}");
+    assert_valid(&reference, "Org", &org);
+    assert_eq!(org["repos"][0]["name"], "infra");
+    assert_eq!(org["lastScan"]["sha"], sha.as_str());
+    let stacks: Vec<(&str, &str)> = org["stacks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["stack"].as_str().unwrap(), s["state"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        stacks,
+        [
+            ("network", "pending"),
+            ("storage:dev", "pending"),
+            ("storage:prod", "pending")
+        ]
+    );
+    assert_eq!(org["counts"]["pending"], 3);
+
+    let (status, repo) = console.get("/api/v1/orgs/octo/repos/infra", Some(&token));
+    assert_eq!(status, 200, "{repo}");
+    assert_valid(&reference, "Repo", &repo);
+    assert_eq!(repo["total"], 3);
+
+    let (status, stack) = console.get(
+        "/api/v1/orgs/octo/repos/infra/stacks/storage%3Adev",
+        Some(&token),
+    );
+    assert_eq!(status, 200, "{stack}");
+    assert_valid(&reference, "Stack", &stack);
+    assert_eq!(stack["stack"], "storage:dev");
+    let (_, network) = console.get("/api/v1/orgs/octo/repos/infra/stacks/network", Some(&token));
+    assert_valid(&reference, "Stack", &network);
+    assert_eq!(network["counts"]["creates"], 3);
+    assert_eq!(network["ticked"], false);
+
+    // A tick on the issue reaches the console by its delivery; the same delivery twice
+    // is applied once and answered both times.
+    bed.emulator.arm_delivery(DeliveryFault::Repeat);
+    tick(&bed, number, "alice", "network");
+    let made = deliveries_answered(&bed, made.len() + 2);
+    let (last, before) = (&made[made.len() - 1], &made[made.len() - 2]);
+    assert_eq!(
+        (last.id.as_str(), last.action.as_str()),
+        (before.id.as_str(), "edited")
+    );
+    assert_eq!((last.status, before.status), (Some(200), Some(200)));
+    let (_, network) = console.get("/api/v1/orgs/octo/repos/infra/stacks/network", Some(&token));
+    assert_eq!(network["ticked"], true);
+
+    // A dropped delivery is never applied; the next one brings the dashboard up to date.
+    bed.emulator.arm_delivery(DeliveryFault::Drop);
+    tick(&bed, number, "alice", "storage:dev");
+    let made = deliveries_answered(&bed, made.len() + 1);
+    assert_eq!(made.last().unwrap().status, None);
+    let (_, dev) = console.get(
+        "/api/v1/orgs/octo/repos/infra/stacks/storage%3Adev",
+        Some(&token),
+    );
+    assert_eq!(
+        dev["ticked"], false,
+        "the dropped delivery told the console nothing"
+    );
+    tick(&bed, number, "alice", "storage:prod");
+    deliveries_answered(&bed, made.len() + 1);
+    let (_, dev) = console.get(
+        "/api/v1/orgs/octo/repos/infra/stacks/storage%3Adev",
+        Some(&token),
+    );
+    assert_eq!(dev["ticked"], true);
+}
+
+#[test]
+fn every_bad_request_gets_the_described_error_and_changes_nothing() {
+    let reference = reference();
+    let console = Console::start();
+    let token = console.token("octo", "alice");
+    let other = console.token("elsewhere", "mallory");
+    let cases: [(&str, Option<&str>, u16, &str); 6] = [
+        ("/api/v1/me", None, 401, "no-token"),
+        (
+            "/api/v1/me",
+            Some("sluiceway_notatokenthisconsolemade"),
+            401,
+            "token-not-working",
+        ),
+        (
+            "/api/v1/me",
+            Some("ghp_aGitHubToken"),
+            401,
+            "token-not-working",
+        ),
+        ("/api/v1/orgs/octo", Some(&other), 403, "not-a-member"),
+        (
+            "/api/v1/orgs/octo/repos/infra",
+            Some(&token),
+            404,
+            "not-found",
+        ),
+        (
+            "/api/v1/orgs/octo/repos/infra/stacks/apps/api",
+            Some(&token),
+            404,
+            "not-found",
+        ),
+    ];
+    for (path, token, status, code) in cases {
+        let (got, error) = console.get(path, token);
+        assert_eq!(
+            (got, error["code"].as_str()),
+            (status, Some(code)),
+            "{path}: {error}"
+        );
+        assert_valid(&reference, "Error", &error);
+    }
+
+    // A delivery signed with another secret, or unsigned, or not JSON, is refused.
+    let client = reqwest::blocking::Client::new();
+    let body = br#"{"action":"opened"}"#;
+    for (signature, status) in [
+        (Some("sha256=00".to_owned()), 401),
+        (None, 401),
+        (
+            Some(sluiceway_console::webhook::sign(SECRET.as_bytes(), b"[")),
+            400,
+        ),
+    ] {
+        let mut request = client
+            .post(format!("{}/webhooks/github", console.url))
+            .header("x-github-event", "issues")
+            .header("x-github-delivery", "00000000-0000-4000-8000-000000000001")
+            .body(if status == 400 {
+                b"[".to_vec()
+            } else {
+                body.to_vec()
+            });
+        if let Some(signature) = signature {
+            request = request.header("x-hub-signature-256", signature);
+        }
+        assert_eq!(request.send().unwrap().status().as_u16(), status);
+    }
+    let (_, org) = console.get("/api/v1/orgs/octo", Some(&token));
+    assert_eq!(org["total"], 0, "nothing was written: {org}");
+    assert_valid(&reference, "Org", &org);
+}
+
+#[test]
+fn a_bad_setting_stops_the_console_by_its_name_and_never_its_value() {
+    let data = tempfile::tempdir().unwrap();
+    for (args, env, said) in [
+        (
+            vec!["--listen", "canary-host:port"],
+            Some("x"),
+            "--listen (SLUICEWAY_CONSOLE_LISTEN) is not an address and port",
+        ),
+        (vec![], None, "SLUICEWAY_CONSOLE_WEBHOOK_SECRET is not set"),
+        (
+            vec!["--database-url", "mysql://canary"],
+            Some("x"),
+            "--database-url (SLUICEWAY_CONSOLE_DATABASE_URL) is not a sqlite: or postgres: URL",
+        ),
+    ] {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_sluiceway"));
+        command
+            .args(["console", "serve", "--data"])
+            .arg(data.path())
+            .args(&args)
+            .env_remove("SLUICEWAY_CONSOLE_WEBHOOK_SECRET");
+        if let Some(secret) = env {
+            command.env("SLUICEWAY_CONSOLE_WEBHOOK_SECRET", secret);
+        }
+        let out = command.output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains(said), "{stderr}");
+        assert!(!stderr.contains("canary"), "{stderr}");
+        assert!(
+            std::fs::read_dir(data.path()).unwrap().next().is_none(),
+            "nothing was written"
+        );
+    }
+}
