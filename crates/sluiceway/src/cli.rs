@@ -85,6 +85,49 @@ pub enum Command {
     /// Look at a dashboard body without GitHub: what its markers say, or how it renders.
     #[command(subcommand)]
     Dashboard(DashboardCommand),
+    /// Sign in to a console with a personal token made on it. The token is read from a
+    /// prompt that does not echo (or from standard input), checked with the console, and
+    /// kept in ~/.config/sluiceway/tokens.json (mode 0600), never from the environment.
+    Login {
+        /// The console's address: https://…, or http:// to this machine.
+        #[arg(long, value_name = "URL")]
+        app: String,
+    },
+    /// Forget the token kept for a console on this machine.
+    Logout {
+        /// The console, when signed in to more than one.
+        #[arg(long, value_name = "URL")]
+        app: Option<String>,
+    },
+    /// Every stack of the org (or of one repository) in the console's five states, those
+    /// that need a person first.
+    ///
+    /// Exits 0 done, 1 failed, 2 usage, 3 not signed in or the token no longer works, 4
+    /// not found, 5 refused, 6 try again later.
+    Status {
+        /// A repository of the token's org: its name, or org/name.
+        repo: Option<String>,
+        /// The console, when signed in to more than one.
+        #[arg(long, value_name = "URL")]
+        app: Option<String>,
+        /// Print the console's answer as it came.
+        #[arg(long)]
+        json: bool,
+    },
+    /// One stack's facts: its state, counts, what it deletes or replaces, its drift, its
+    /// box. Exit codes as for status.
+    Stack {
+        /// A repository of the token's org: its name, or org/name.
+        repo: String,
+        /// The stack id, as its row names it.
+        id: String,
+        /// The console, when signed in to more than one.
+        #[arg(long, value_name = "URL")]
+        app: Option<String>,
+        /// Print the console's answer as it came.
+        #[arg(long)]
+        json: bool,
+    },
     /// The console: an org-wide view of every repository's dashboard, as a service a team
     /// runs itself (one binary; SQLite in its data folder, or PostgreSQL for more than one
     /// instance).

@@ -54,6 +54,17 @@ pub fn run(cli: Cli, printer: &mut Printer) -> ExitCode {
             wiring::action(Some(modes::inputs::Mode::Scan), printer)
         }
         Command::Run => wiring::action(None, printer),
+        Command::Login { app } => console::asks::login(&app, printer),
+        Command::Logout { app } => console::asks::logout(app.as_deref(), printer),
+        Command::Status { repo, app, json } => {
+            console::asks::status(app.as_deref(), repo.as_deref(), json, printer)
+        }
+        Command::Stack {
+            repo,
+            id,
+            app,
+            json,
+        } => console::asks::stack(app.as_deref(), &repo, &id, json, printer),
         Command::Console(ConsoleCommand::Serve {
             place,
             listen,

@@ -7,8 +7,8 @@
 mod postgres;
 mod support;
 
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -211,11 +211,10 @@ fn the_console_on_postgresql_learns_and_answers_alike_and_keeps_no_canary() {
     assert_no_canary(&[("the PostgreSQL dump".to_owned(), dump)]);
 }
 
-/// A real scan whose rows name canaries, its deliveries, and every operation of this
-/// version asked and held to the reference's description.
-fn learns_and_answers(console: &Console) {
-    let reference = reference();
-    let bed = Bed::new();
+/// The example scanned with the real OpenTofu, its rows naming canaries, with the
+/// console's webhook registered first; answers the commit and the dashboard's number once
+/// the console has been told.
+fn scanned(bed: &Bed, console: &Console) -> (String, u64) {
     bed.emulator
         .act(Act::AddHook {
             url: format!("{}/webhooks/github", console.url),
@@ -224,20 +223,30 @@ fn learns_and_answers(console: &Console) {
         .unwrap();
     let job = Job::new();
     with_canaries(&job);
-    let sha = push(&bed, "the first commit", &["network/main.tf"]);
-    let ran = job.run(&bed, "push", &sha);
+    let sha = push(bed, "the first commit", &["network/main.tf"]);
+    let ran = job.run(bed, "push", &sha);
     assert_eq!(ran.code, Some(0), "{}", ran.log);
-    let number = dashboard(&bed);
+    let number = dashboard(bed);
     assert!(
         bed.body(number).contains(RESOURCE_CANARY),
         "the row names the resource"
     );
-    let made = deliveries_answered(&bed, 1);
+    let made = deliveries_answered(bed, 1);
     assert!(
         made.iter()
             .all(|m| m.event == "issues" && m.status == Some(200)),
         "{made:?}"
     );
+    (sha, number)
+}
+
+/// A real scan whose rows name canaries, its deliveries, and every operation of this
+/// version asked and held to the reference's description.
+fn learns_and_answers(console: &Console) {
+    let reference = reference();
+    let bed = Bed::new();
+    let (sha, number) = scanned(&bed, console);
+    let made = bed.emulator.deliveries();
 
     let token = console.token("octo", "alice");
     let (status, me) = console.get("/api/v1/me", Some(&token));
@@ -431,4 +440,142 @@ fn a_bad_setting_stops_the_console_by_its_name_and_never_its_value() {
             "nothing was written"
         );
     }
+}
+
+/// `sluiceway <args>` as a person at a terminal without one: the token on standard input,
+/// the configuration folder `home`'s.
+fn person(home: &Path, args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
+        .args(args)
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_person_signs_in_and_asks_the_console_from_the_command_line() {
+    use std::os::unix::fs::PermissionsExt;
+    let bed = Bed::new();
+    let console = Console::start();
+    scanned(&bed, &console);
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let token = console.token("octo", "alice");
+    let app = console.url.as_str();
+
+    let (code, _, said) = person(home, &["status"], "");
+    assert_eq!(code, Some(3), "nobody is signed in: {said}");
+    let (code, out, _) = person(home, &["status", "--json"], "");
+    assert_eq!(code, Some(3));
+    let failure: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (failure["code"].as_str(), failure["exit"].as_u64()),
+        (Some("not-signed-in"), Some(3))
+    );
+
+    let (code, _, said) = person(home, &["login", "--app", app], "ghp_aGitHubToken\n");
+    assert_eq!(code, Some(2), "not a Sluiceway token: {said}");
+    let (code, _, said) = person(
+        home,
+        &["login", "--app", app],
+        "sluiceway_unknowntothisconsole\n",
+    );
+    assert_eq!(code, Some(3), "a token the console does not know: {said}");
+    let (code, _, said) = person(
+        home,
+        &["login", "--app", "http://console.example.com"],
+        &token,
+    );
+    assert_eq!(code, Some(2), "plain http away from this machine: {said}");
+    assert!(
+        !home.join(".config/sluiceway/tokens.json").exists(),
+        "nothing kept"
+    );
+
+    let (code, _, said) = person(home, &["login", "--app", app], &format!("{token}\n"));
+    assert_eq!(code, Some(0), "{said}");
+    assert!(
+        said.contains("Signed in to") && said.contains("as alice for octo"),
+        "{said}"
+    );
+    assert!(!said.contains(&token), "the token is never printed");
+    let folder = home.join(".config/sluiceway");
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(
+        (mode(&folder), mode(&folder.join("tokens.json"))),
+        (0o700, 0o600)
+    );
+
+    let (code, out, said) = person(home, &["status", "--json"], "");
+    assert_eq!(code, Some(0), "{said}");
+    let (_, org) = console.get("/api/v1/orgs/octo", Some(&token));
+    assert_eq!(
+        serde_json::from_str::<Value>(&out).unwrap(),
+        org,
+        "--json prints the answer as it came"
+    );
+    let (code, out, _) = person(home, &["status"], "");
+    assert_eq!(code, Some(0));
+    insta::assert_snapshot!("console-status", out);
+    let (code, out, _) = person(home, &["stack", "octo/infra", "network"], "");
+    assert_eq!(code, Some(0));
+    insta::assert_snapshot!(
+        "console-stack",
+        out.replace(&bed.emulator.base_url(), "<github>")
+    );
+
+    for (args, exit) in [
+        (&["stack", "infra", "nowhere"][..], 4),
+        (&["status", "elsewhere/infra"][..], 5),
+        (&["status", "nothing-here"][..], 4),
+    ] {
+        let (code, out, _) = person(home, &[args, &["--json"]].concat(), "");
+        assert_eq!(code, Some(exit), "{args:?}: {out}");
+        assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["exit"], exit);
+    }
+
+    let (code, _, said) = person(home, &["logout"], "");
+    assert_eq!(code, Some(0), "{said}");
+    let (code, _, _) = person(home, &["status"], "");
+    assert_eq!(code, Some(3), "signed out");
+}
+
+#[test]
+fn the_command_line_follows_no_redirect() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let mut stream = stream.unwrap();
+            let mut request = [0u8; 4096];
+            let _ = stream.read(&mut request);
+            let _ = stream.write_all(
+                b"HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:9/api/v1/me\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            );
+        }
+    });
+    let home = tempfile::tempdir().unwrap();
+    let (code, _, said) = person(
+        home.path(),
+        &["login", "--app", &format!("http://{address}")],
+        "sluiceway_sometoken\n",
+    );
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("not a Sluiceway console"), "{said}");
 }

@@ -20,6 +20,17 @@ pub enum Outcome {
     Done,
     /// It ran and found the setup invalid, or refused to write.
     Failed,
+    /// It was asked for something it cannot do as asked (clap's own usage errors exit 2
+    /// too).
+    Usage,
+    /// The console's command line: nobody is signed in, or the token no longer works.
+    SignedOut,
+    /// The console's command line: the console knows no such thing.
+    NotFound,
+    /// The console's command line: the console, or the command line itself, refused.
+    Refused,
+    /// The console's command line: try again later (the rate limit, a silent database).
+    RetryLater,
 }
 
 impl From<Outcome> for ExitCode {
@@ -27,6 +38,11 @@ impl From<Outcome> for ExitCode {
         match outcome {
             Outcome::Done => ExitCode::SUCCESS,
             Outcome::Failed => ExitCode::from(1),
+            Outcome::Usage => ExitCode::from(2),
+            Outcome::SignedOut => ExitCode::from(3),
+            Outcome::NotFound => ExitCode::from(4),
+            Outcome::Refused => ExitCode::from(5),
+            Outcome::RetryLater => ExitCode::from(6),
         }
     }
 }

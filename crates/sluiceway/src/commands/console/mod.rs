@@ -1,5 +1,11 @@
-//! `sluiceway console`: the console's wiring. Settings come from flags and the
-//! environment, the clock is the machine's, and the service stops on Ctrl-C or SIGTERM.
+//! The console's commands: `sluiceway console` runs the service (settings from flags and
+//! the environment, the machine's clock, a stop on Ctrl-C or SIGTERM) and makes tokens;
+//! `login`, `logout`, `status` and `stack` are a person's command line to a console
+//! (`asks`), through its API alone and never GitHub.
+
+pub mod asks;
+mod remote;
+mod saved;
 
 use std::path::PathBuf;
 
