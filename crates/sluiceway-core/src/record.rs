@@ -19,6 +19,32 @@ pub fn stack_of_task(task: &str) -> Option<&str> {
     task.strip_prefix(TASK_PREFIX).filter(|id| !id.is_empty())
 }
 
+/// The fixed descriptions a record's statuses end with: the last status's description
+/// says how a record ended, for the modes that end it and every reader of the trail.
+pub mod ended {
+    pub const DEPLOYED: &str = "deployed";
+    pub const IN_SYNC: &str = "nothing to deploy, already in sync";
+    pub const REHEARSED: &str = "rehearsed, nothing was deployed";
+    pub const MOVED: &str = "the change moved since the tick";
+    pub const NO_RESULT: &str = "the run ended without a result";
+    pub const DEPLOYS_OFF: &str = "deploys are turned off in sluiceway.yaml";
+    /// A queued record whose deploy a later run started as a record of its own.
+    pub const STARTED_LATER: &str = "started in a later run";
+    /// A merge record whose change the scan after the merge deploys in a record of its
+    /// own (decision 0054).
+    pub const MERGED_FOLLOWS: &str = "merged, the deploy follows in a record of its own";
+    pub const DEPENDENCY_FAILED: &str = "a stack it depends on did not deploy";
+    /// A deploy freeze was on when the record came to deploy (ADR 0025).
+    pub const FROZEN: &str = "a deploy freeze is on";
+    /// A record opened outside the dashboard by an account `recordWriters` does not
+    /// name (decision 0109): it is never deployed.
+    pub const NOT_A_WRITER: &str =
+        "opened outside the dashboard by an account recordWriters does not name";
+    pub const VALUE_CHANGED: &str = "a value changed since the tick";
+    /// The same, when the dashboard's last scan was of this very commit (decision 0102).
+    pub const VALUE_NOISY: &str = "a value changed since the tick with no new commit, so it may differ on every run: see valueFingerprint in sluiceway.yaml";
+}
+
 /// What a record approved: a diff hash, or the pull request a tick merged.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Approved {

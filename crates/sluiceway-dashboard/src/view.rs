@@ -424,6 +424,28 @@ pub enum TrailResult {
     Failed,
 }
 
+impl TrailResult {
+    /// How the trail names a record that ended in GitHub's status `state` (`success`,
+    /// `inactive`, `failure`, `error`) with `description`, or `None` when the record is
+    /// no deploy fact (it moved, or was started again in a record of its own).
+    pub fn of(state: &str, description: &str, drift: bool) -> Option<TrailResult> {
+        use sluiceway_core::record::ended;
+        match (state, description) {
+            ("success", ended::IN_SYNC) if drift => Some(TrailResult::DriftGone),
+            ("success", ended::IN_SYNC) => Some(TrailResult::NoChanges),
+            ("success", _) if drift => Some(TrailResult::DriftFixed),
+            ("success", _) => Some(TrailResult::Deployed),
+            ("inactive", ended::REHEARSED) => Some(TrailResult::Rehearsed),
+            ("inactive", ended::STARTED_LATER | ended::MERGED_FOLLOWS) => None,
+            ("inactive", _) if drift => Some(TrailResult::DriftFixed),
+            ("inactive", _) => Some(TrailResult::Deployed),
+            ("failure" | "error", ended::MOVED) => None,
+            ("failure" | "error", _) => Some(TrailResult::Failed),
+            _ => None,
+        }
+    }
+}
+
 /// A stack `ignore` leaves out, listed in a fold under In sync.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ignored {
@@ -652,6 +674,65 @@ pub enum Hint {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_records_last_status_names_its_place_on_the_trail() {
+        use sluiceway_core::record::ended;
+        for (state, description, drift, result) in [
+            (
+                "success",
+                ended::DEPLOYED,
+                false,
+                Some(TrailResult::Deployed),
+            ),
+            (
+                "success",
+                ended::DEPLOYED,
+                true,
+                Some(TrailResult::DriftFixed),
+            ),
+            (
+                "success",
+                ended::IN_SYNC,
+                false,
+                Some(TrailResult::NoChanges),
+            ),
+            (
+                "success",
+                ended::IN_SYNC,
+                true,
+                Some(TrailResult::DriftGone),
+            ),
+            (
+                "inactive",
+                ended::REHEARSED,
+                false,
+                Some(TrailResult::Rehearsed),
+            ),
+            ("inactive", ended::STARTED_LATER, false, None),
+            (
+                "inactive",
+                "superseded by a later deploy",
+                false,
+                Some(TrailResult::Deployed),
+            ),
+            ("failure", ended::MOVED, false, None),
+            (
+                "failure",
+                "the tool failed",
+                false,
+                Some(TrailResult::Failed),
+            ),
+            ("error", ended::NO_RESULT, false, Some(TrailResult::Failed)),
+            ("in_progress", "", false, None),
+        ] {
+            assert_eq!(
+                TrailResult::of(state, description, drift),
+                result,
+                "{state} {description}"
+            );
+        }
+    }
     use crate::marker::Marker;
     use crate::reader;
 

@@ -13,30 +13,9 @@ use sluiceway_github::{DeploymentRecord, GitHub, GitHubError, RecordState};
 
 use crate::modes::resolve::BOT;
 
-/// The fixed descriptions a record's statuses end with.
-pub mod ended {
-    pub const DEPLOYED: &str = "deployed";
-    pub const IN_SYNC: &str = "nothing to deploy, already in sync";
-    pub const REHEARSED: &str = "rehearsed, nothing was deployed";
-    pub const MOVED: &str = "the change moved since the tick";
-    pub const NO_RESULT: &str = "the run ended without a result";
-    pub const DEPLOYS_OFF: &str = "deploys are turned off in sluiceway.yaml";
-    /// A queued record whose deploy a later run started as a record of its own.
-    pub const STARTED_LATER: &str = "started in a later run";
-    /// A merge record whose change the scan after the merge deploys in a record of its
-    /// own (decision 0054).
-    pub const MERGED_FOLLOWS: &str = "merged, the deploy follows in a record of its own";
-    pub const DEPENDENCY_FAILED: &str = "a stack it depends on did not deploy";
-    /// A deploy freeze was on when the record came to deploy (ADR 0025).
-    pub const FROZEN: &str = "a deploy freeze is on";
-    /// A record opened outside the dashboard by an account `recordWriters` does not
-    /// name (decision 0109): it is never deployed.
-    pub const NOT_A_WRITER: &str =
-        "opened outside the dashboard by an account recordWriters does not name";
-    pub const VALUE_CHANGED: &str = "a value changed since the tick";
-    /// The same, when the dashboard's last scan was of this very commit (decision 0102).
-    pub const VALUE_NOISY: &str = "a value changed since the tick with no new commit, so it may differ on every run: see valueFingerprint in sluiceway.yaml";
-}
+/// The fixed descriptions a record's statuses end with, below the modes so the console
+/// reads them too.
+pub use sluiceway_core::record::ended;
 
 /// Who opened a record (decision 0109).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,20 +91,11 @@ impl Record {
 
     /// How the trail names this record, when it is a deploy fact at all.
     fn trail_result(&self) -> Option<TrailResult> {
-        let drift = self.payload.drift;
-        match (self.state?, self.description.as_str()) {
-            (RecordState::Success, ended::IN_SYNC) if drift => Some(TrailResult::DriftGone),
-            (RecordState::Success, ended::IN_SYNC) => Some(TrailResult::NoChanges),
-            (RecordState::Success, _) if drift => Some(TrailResult::DriftFixed),
-            (RecordState::Success, _) => Some(TrailResult::Deployed),
-            (RecordState::Inactive, ended::REHEARSED) => Some(TrailResult::Rehearsed),
-            (RecordState::Inactive, ended::STARTED_LATER | ended::MERGED_FOLLOWS) => None,
-            (RecordState::Inactive, _) if drift => Some(TrailResult::DriftFixed),
-            (RecordState::Inactive, _) => Some(TrailResult::Deployed),
-            (RecordState::Failure | RecordState::Error, ended::MOVED) => None,
-            (RecordState::Failure | RecordState::Error, _) => Some(TrailResult::Failed),
-            _ => None,
-        }
+        TrailResult::of(
+            self.state?.rest_name(),
+            &self.description,
+            self.payload.drift,
+        )
     }
 }
 
