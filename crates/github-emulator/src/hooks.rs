@@ -33,6 +33,13 @@ pub(crate) enum Happening {
         /// The body before an edit.
         from: Option<String>,
     },
+    /// A deployment was created (`status` none), or given a status.
+    Deployment {
+        repo: String,
+        deployment: u64,
+        status: Option<u64>,
+        sender: String,
+    },
 }
 
 /// What a test can do to the next delivery.
@@ -82,49 +89,100 @@ pub(crate) fn outgoing(world: &World, site: &Site, happened: &[Happening]) -> Ve
     let mut out = Vec::new();
     let mut serial = world.deliveries_made;
     for happening in happened {
-        let Happening::Issue {
-            repo,
-            number,
-            action,
-            sender,
-            from,
-        } = happening;
-        let (Ok(repo), Some(account)) = (world.repo(repo), world.account(sender)) else {
+        let Some((event, schema, payload)) = payload(world, site, happening) else {
             continue;
         };
-        let Some(issue) = repo.issues.get(number) else {
-            continue;
-        };
-        let urls = Urls { site, repo };
-        let mut payload = json!({
-            "action": action,
-            "issue": shapes::issue(world, &urls, issue),
-            "repository": shapes::repository(world, &urls, false),
-            "sender": shapes::user(site, account),
-        });
-        // A webhook's issue carries its reactions, which the REST answer may leave out.
-        payload["issue"]["reactions"] = json!({
-            "url": urls.api(&format!("/issues/{number}/reactions")),
-            "total_count": 0, "+1": 0, "-1": 0, "laugh": 0, "confused": 0,
-            "heart": 0, "hooray": 0, "eyes": 0, "rocket": 0,
-        });
-        if let Some(from) = from {
-            payload["changes"] = json!({ "body": { "from": from } });
-        }
         let body = serde_json::to_vec(&payload).unwrap_or_default();
+        let action = payload["action"].as_str().unwrap_or_default().to_owned();
         for hook in &world.hooks {
             serial += 1;
             out.push(Outgoing {
                 hook: hook.clone(),
                 id: delivery_id(serial),
-                event: "issues",
-                action: (*action).to_owned(),
+                event,
+                action: action.clone(),
                 body: body.clone(),
-                schema: format!("webhook-issues-{action}"),
+                schema: schema.clone(),
             });
         }
     }
     out
+}
+
+/// The event's name, GitHub's schema name for its payload, and the payload.
+fn payload(
+    world: &World,
+    site: &Site,
+    happening: &Happening,
+) -> Option<(&'static str, String, Value)> {
+    match happening {
+        Happening::Issue {
+            repo,
+            number,
+            action,
+            sender,
+            from,
+        } => {
+            let repo = world.repo(repo).ok()?;
+            let account = world.account(sender)?;
+            let issue = repo.issues.get(number)?;
+            let urls = Urls { site, repo };
+            let mut payload = json!({
+                "action": action,
+                "issue": shapes::issue(world, &urls, issue),
+                "repository": shapes::repository(world, &urls, false),
+                "sender": shapes::user(site, account),
+            });
+            // A webhook's issue carries its reactions, which the REST answer may leave out.
+            payload["issue"]["reactions"] = json!({
+                "url": urls.api(&format!("/issues/{number}/reactions")),
+                "total_count": 0, "+1": 0, "-1": 0, "laugh": 0, "confused": 0,
+                "heart": 0, "hooray": 0, "eyes": 0, "rocket": 0,
+            });
+            if let Some(from) = from {
+                payload["changes"] = json!({ "body": { "from": from } });
+            }
+            Some(("issues", format!("webhook-issues-{action}"), payload))
+        }
+        Happening::Deployment {
+            repo,
+            deployment,
+            status,
+            sender,
+        } => {
+            let repo = world.repo(repo).ok()?;
+            let account = world.account(sender)?;
+            let deployment = repo.deployments.get(deployment)?;
+            let urls = Urls { site, repo };
+            let mut payload = json!({
+                "action": "created",
+                "deployment": shapes::deployment(world, &urls, deployment),
+                "repository": shapes::repository(world, &urls, false),
+                "sender": shapes::user(site, account),
+            });
+            match status {
+                None => {
+                    payload["workflow"] = Value::Null;
+                    payload["workflow_run"] = Value::Null;
+                    Some((
+                        "deployment",
+                        "webhook-deployment-created".to_owned(),
+                        payload,
+                    ))
+                }
+                Some(id) => {
+                    let status = deployment.statuses.iter().find(|s| s.id == *id)?;
+                    payload["deployment_status"] =
+                        shapes::deployment_status(world, &urls, deployment, status);
+                    Some((
+                        "deployment_status",
+                        "webhook-deployment-status-created".to_owned(),
+                        payload,
+                    ))
+                }
+            }
+        }
+    }
 }
 
 /// GitHub's delivery ids are GUIDs; the emulator's count up, so runs repeat.

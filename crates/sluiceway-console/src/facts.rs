@@ -4,9 +4,10 @@
 //! property path or value can reach the console's store from here.
 
 use jiff::Timestamp;
+use sluiceway_core::record::{self, Payload};
 use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::reader;
-use sluiceway_dashboard::view::Root;
+use sluiceway_dashboard::view::{Root, TrailResult};
 
 /// A dashboard's facts, as its markers state them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,6 +83,109 @@ impl Dashboard {
             },
             stacks,
         })
+    }
+}
+
+/// One of Sluiceway's deployment records, as a delivery tells it: the stack its task
+/// names, its payload read with the action's own reader, and its newest status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeployFacts {
+    pub id: u64,
+    pub stack: String,
+    pub sha: String,
+    pub ticker: String,
+    pub on_merge: bool,
+    pub drift: bool,
+    /// The workflow run that opened the record.
+    pub run: u64,
+    pub created_at: Timestamp,
+    pub status: Option<StatusFacts>,
+}
+
+/// A record's newest status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatusFacts {
+    /// GitHub's state: `queued`, `in_progress`, `success`, `failure`…
+    pub state: String,
+    pub at: Timestamp,
+    /// How the record ended, once it has.
+    pub ended: Option<Ended>,
+}
+
+/// How a record ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// A deploy fact, as the trail names it.
+    Trail(TrailResult),
+    /// No deploy: the change moved since the tick, or a later record carries it on.
+    NotADeploy,
+}
+
+impl Ended {
+    const NAMES: [(&'static str, Ended); 7] = [
+        ("deployed", Ended::Trail(TrailResult::Deployed)),
+        ("drift-fixed", Ended::Trail(TrailResult::DriftFixed)),
+        ("drift-gone", Ended::Trail(TrailResult::DriftGone)),
+        ("no-changes", Ended::Trail(TrailResult::NoChanges)),
+        ("rehearsed", Ended::Trail(TrailResult::Rehearsed)),
+        ("failed", Ended::Trail(TrailResult::Failed)),
+        ("not-a-deploy", Ended::NotADeploy),
+    ];
+
+    /// The name the store keeps it by.
+    pub fn name(self) -> &'static str {
+        Ended::NAMES
+            .iter()
+            .find(|(_, ended)| *ended == self)
+            .map_or("not-a-deploy", |(name, _)| name)
+    }
+
+    pub fn parse(name: &str) -> Option<Ended> {
+        Ended::NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, ended)| *ended)
+    }
+}
+
+impl DeployFacts {
+    /// A record's facts from its task and payload, or `None` when it is not one of
+    /// Sluiceway's or its payload cannot be read whole.
+    pub fn read(
+        id: u64,
+        task: &str,
+        payload: &serde_json::Value,
+        sha: &str,
+        created_at: Timestamp,
+    ) -> Option<DeployFacts> {
+        let stack = record::stack_of_task(task)?.to_owned();
+        let payload = Payload::read(payload)?;
+        Some(DeployFacts {
+            id,
+            stack,
+            sha: sha.to_owned(),
+            ticker: payload.ticker,
+            on_merge: payload.on_merge,
+            drift: payload.drift,
+            run: payload.run,
+            created_at,
+            status: None,
+        })
+    }
+
+    /// The record with the status GitHub set: `description` is read only for how the
+    /// record ended, and is not kept.
+    pub fn with_status(mut self, state: &str, description: &str, at: Timestamp) -> DeployFacts {
+        let ends = matches!(state, "success" | "inactive" | "failure" | "error");
+        self.status = Some(StatusFacts {
+            state: state.to_owned(),
+            at,
+            ended: ends.then(|| {
+                TrailResult::of(state, description, self.drift)
+                    .map_or(Ended::NotADeploy, Ended::Trail)
+            }),
+        });
+        self
     }
 }
 

@@ -48,6 +48,23 @@ async fn deliver(
                 .apply_dashboard(&delivery.id, &delivery.event, now, place, dashboard)
                 .await
         }
+        News::Deploy {
+            org,
+            repo,
+            html_url,
+            deploy,
+        } => {
+            console
+                .store
+                .apply_deploy(
+                    &delivery.id,
+                    &delivery.event,
+                    now,
+                    (org, repo, html_url),
+                    deploy,
+                )
+                .await
+        }
         News::Nothing => {
             console
                 .store

@@ -13,11 +13,13 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyPool, Row, SqlSafeStr};
 
-use crate::facts::{Dashboard, Scan, StackFacts};
+use crate::facts::{Dashboard, DeployFacts, Ended, Scan, StackFacts, StatusFacts};
 
 /// The schema's migrations, oldest first, embedded in the binary.
-const MIGRATIONS: &[(i64, &str, &str)] =
-    &[(1, "facts", include_str!("../migrations/0001_facts.sql"))];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (1, "facts", include_str!("../migrations/0001_facts.sql")),
+    (2, "deploys", include_str!("../migrations/0002_deploys.sql")),
+];
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -49,6 +51,14 @@ pub struct KeptRepo {
     pub place: RepoPlace,
     pub scan: Scan,
     pub stacks: Vec<StackFacts>,
+}
+
+/// A deploy as the store holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptDeploy {
+    pub repo: String,
+    pub html_url: String,
+    pub facts: DeployFacts,
 }
 
 /// A personal token's person, org and life, found by the token's hash.
@@ -175,6 +185,88 @@ impl Store {
         Ok(Applied::Now)
     }
 
+    /// Records delivery `id` and, when it is new, what it says of a deployment record:
+    /// the record once, and its status when it is newer than the one kept (deliveries may
+    /// arrive out of order).
+    pub async fn apply_deploy(
+        &self,
+        delivery: &str,
+        event: &str,
+        received_at: Timestamp,
+        place: (&str, &str, &str),
+        deploy: &DeployFacts,
+    ) -> Result<Applied, StoreError> {
+        let (org, repo, html_url) = place;
+        let mut tx = self.pool.begin().await?;
+        if record_delivery(&mut tx, delivery, event, received_at).await? == Applied::Before {
+            return Ok(Applied::Before);
+        }
+        sqlx::query(
+            "INSERT INTO deploys (org, repo, id, stack, sha, ticker, on_merge, drift, run, \
+             html_url, created_at, status, status_at, ended) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, NULL, NULL, NULL) \
+             ON CONFLICT (org, repo, id) DO NOTHING",
+        )
+        .bind(org)
+        .bind(repo)
+        .bind(number(deploy.id))
+        .bind(&deploy.stack)
+        .bind(&deploy.sha)
+        .bind(&deploy.ticker)
+        .bind(i64::from(deploy.on_merge))
+        .bind(i64::from(deploy.drift))
+        .bind(number(deploy.run))
+        .bind(html_url)
+        .bind(deploy.created_at.to_string())
+        .execute(&mut *tx)
+        .await?;
+        if let Some(status) = &deploy.status {
+            sqlx::query(
+                "UPDATE deploys SET status = $1, status_at = $2, ended = $3 \
+                 WHERE org = $4 AND repo = $5 AND id = $6 \
+                 AND (status_at IS NULL OR status_at <= $7)",
+            )
+            .bind(&status.state)
+            .bind(status.at.as_second())
+            .bind(status.ended.map(Ended::name))
+            .bind(org)
+            .bind(repo)
+            .bind(number(deploy.id))
+            .bind(status.at.as_second())
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(Applied::Now)
+    }
+
+    /// The deploys of `org` (of one repository, or one stack of it), newest first.
+    pub async fn deploys(
+        &self,
+        org: &str,
+        repo: Option<&str>,
+        stack: Option<&str>,
+    ) -> Result<Vec<KeptDeploy>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT repo, id, stack, sha, ticker, on_merge, drift, run, html_url, created_at, \
+             status, status_at, ended FROM deploys WHERE org = $1 \
+             ORDER BY created_at DESC, id DESC",
+        )
+        .bind(org)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut kept = Vec::new();
+        for row in &rows {
+            let deploy = kept_deploy(row)?;
+            if repo.is_none_or(|r| r.eq_ignore_ascii_case(&deploy.repo))
+                && stack.is_none_or(|s| s == deploy.facts.stack)
+            {
+                kept.push(deploy);
+            }
+        }
+        Ok(kept)
+    }
+
     /// Records a delivery the console reads nothing from, so a repeat is known as one.
     pub async fn note_delivery(
         &self,
@@ -288,6 +380,44 @@ fn unsigned(row: &AnyRow, column: &str) -> Result<u64, StoreError> {
 fn time(row: &AnyRow, column: &str) -> Result<Timestamp, StoreError> {
     Timestamp::from_str(&row.try_get::<String, _>(column)?)
         .map_err(|_| StoreError::Unreadable { what: "time" })
+}
+
+fn kept_deploy(row: &AnyRow) -> Result<KeptDeploy, StoreError> {
+    let status: Option<String> = row.try_get("status")?;
+    let status = match status {
+        None => None,
+        Some(state) => {
+            let at: Option<i64> = row.try_get("status_at")?;
+            let ended: Option<String> = row.try_get("ended")?;
+            Some(StatusFacts {
+                state,
+                at: at
+                    .and_then(|t| Timestamp::from_second(t).ok())
+                    .ok_or(StoreError::Unreadable { what: "time" })?,
+                ended: match ended {
+                    None => None,
+                    Some(name) => {
+                        Some(Ended::parse(&name).ok_or(StoreError::Unreadable { what: "ending" })?)
+                    }
+                },
+            })
+        }
+    };
+    Ok(KeptDeploy {
+        repo: row.try_get("repo")?,
+        html_url: row.try_get("html_url")?,
+        facts: DeployFacts {
+            id: unsigned(row, "id")?,
+            stack: row.try_get("stack")?,
+            sha: row.try_get("sha")?,
+            ticker: row.try_get("ticker")?,
+            on_merge: row.try_get::<i64, _>("on_merge")? == 1,
+            drift: row.try_get::<i64, _>("drift")? == 1,
+            run: unsigned(row, "run")?,
+            created_at: time(row, "created_at")?,
+            status,
+        },
+    })
 }
 
 fn kept_repo(row: &AnyRow) -> Result<KeptRepo, StoreError> {

@@ -5,7 +5,10 @@
 use serde::Serialize;
 use sluiceway_dashboard::facts::RowState;
 
-use crate::facts::StackFacts;
+use jiff::Timestamp;
+use sluiceway_dashboard::view::TrailResult;
+
+use crate::facts::{DeployFacts, Ended, StackFacts};
 use crate::store::KeptRepo;
 
 /// The console's five states: a queued row is deploying, a drifted row drifted, a row
@@ -187,6 +190,50 @@ pub fn needs_you_first(lines: &mut [StackLine]) {
     lines.sort_by(|a, b| {
         (rank(a.state), &a.repo, &a.stack).cmp(&(rank(b.state), &b.repo, &b.stack))
     });
+}
+
+/// A deploy as the audit log says it: who asked, in the trail's words how it went, and
+/// which of the console's deploy states that leaves the stack in.
+impl DeployFacts {
+    pub fn who(&self) -> String {
+        if self.on_merge {
+            format!("merged by {}", self.ticker)
+        } else {
+            format!("ticked by {}", self.ticker)
+        }
+    }
+
+    /// The result in the trail's words, and the deploy state: `deploying` while the record
+    /// is open, `in-sync` for a change that went out, `failed`, and `none` for a record
+    /// that deployed nothing.
+    pub fn result(&self) -> (&'static str, &'static str) {
+        let Some(status) = &self.status else {
+            return ("waiting to start", "deploying");
+        };
+        match status.ended {
+            None if status.state == "in_progress" => ("deploying now", "deploying"),
+            None => ("waiting to start", "deploying"),
+            Some(Ended::Trail(TrailResult::Deployed)) => ("went out", "in-sync"),
+            Some(Ended::Trail(TrailResult::DriftFixed)) => ("drift fixed", "in-sync"),
+            Some(Ended::Trail(TrailResult::DriftGone)) => ("drift gone", "none"),
+            Some(Ended::Trail(TrailResult::NoChanges)) => ("no changes", "none"),
+            Some(Ended::Trail(TrailResult::Rehearsed)) => ("rehearsed", "none"),
+            Some(Ended::Trail(TrailResult::Failed)) => ("failed", "failed"),
+            Some(Ended::NotADeploy) => ("not deployed", "none"),
+        }
+    }
+
+    /// A line of the audit log: every record but one that ended without being a deploy.
+    pub fn is_audited(&self) -> bool {
+        self.status
+            .as_ref()
+            .is_none_or(|s| s.ended != Some(Ended::NotADeploy))
+    }
+
+    /// When it last moved: its newest status, else its opening.
+    pub fn at(&self) -> Timestamp {
+        self.status.as_ref().map_or(self.created_at, |s| s.at)
+    }
 }
 
 #[cfg(test)]

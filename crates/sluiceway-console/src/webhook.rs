@@ -7,7 +7,7 @@ use hmac::{Hmac, Mac};
 use serde::Deserialize;
 use sha2::Sha256;
 
-use crate::facts::Dashboard;
+use crate::facts::{Dashboard, DeployFacts};
 use crate::store::RepoPlace;
 
 /// Why a delivery was not taken; each is answered with a fixed sentence.
@@ -49,7 +49,16 @@ pub enum News {
         place: RepoPlace,
         dashboard: Dashboard,
     },
-    /// Nothing the console keeps: another event, or an issue that is no dashboard.
+    /// One of Sluiceway's deployment records was opened or given a status.
+    Deploy {
+        org: String,
+        repo: String,
+        /// The repository's page on GitHub.
+        html_url: String,
+        deploy: DeployFacts,
+    },
+    /// Nothing the console keeps: another event, an issue that is no dashboard, or a
+    /// record that is not Sluiceway's.
     Nothing,
 }
 
@@ -84,6 +93,7 @@ pub fn read(secret: &[u8], headers: Headers<'_>, body: &[u8]) -> Result<Delivery
         .to_owned();
     let news = match event.as_str() {
         "issues" => issues_news(body)?,
+        "deployment" | "deployment_status" => deploy_news(body)?,
         _ => News::Nothing,
     };
     Ok(Delivery { id, event, news })
@@ -120,6 +130,55 @@ struct Owner {
     login: String,
     #[serde(rename = "type")]
     kind: String,
+}
+
+#[derive(Deserialize)]
+struct DeploymentEvent {
+    action: String,
+    deployment: Deployment,
+    deployment_status: Option<DeploymentStatus>,
+    repository: Repository,
+}
+
+#[derive(Deserialize)]
+struct Deployment {
+    id: u64,
+    sha: String,
+    task: String,
+    payload: serde_json::Value,
+    created_at: jiff::Timestamp,
+}
+
+#[derive(Deserialize)]
+struct DeploymentStatus {
+    state: String,
+    description: Option<String>,
+    created_at: jiff::Timestamp,
+}
+
+fn deploy_news(body: &[u8]) -> Result<News, WebhookError> {
+    let event: DeploymentEvent = serde_json::from_slice(body).map_err(|_| WebhookError::BadBody)?;
+    if event.action != "created" {
+        return Ok(News::Nothing);
+    }
+    let d = event.deployment;
+    let Some(mut deploy) = DeployFacts::read(d.id, &d.task, &d.payload, &d.sha, d.created_at)
+    else {
+        return Ok(News::Nothing);
+    };
+    if let Some(status) = event.deployment_status {
+        deploy = deploy.with_status(
+            &status.state,
+            status.description.as_deref().unwrap_or(""),
+            status.created_at,
+        );
+    }
+    Ok(News::Deploy {
+        org: event.repository.owner.login,
+        repo: event.repository.name,
+        html_url: event.repository.html_url,
+        deploy,
+    })
 }
 
 fn issues_news(body: &[u8]) -> Result<News, WebhookError> {

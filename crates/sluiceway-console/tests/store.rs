@@ -4,9 +4,10 @@
 mod support;
 
 use jiff::Timestamp;
-use sluiceway_console::facts::{Dashboard, Scan, StackFacts};
+use sluiceway_console::facts::{Dashboard, DeployFacts, Ended, Scan, StackFacts};
 use sluiceway_console::store::{Applied, KeptToken, RepoPlace, Store};
 use sluiceway_dashboard::facts::RowState;
+use sluiceway_dashboard::view::TrailResult;
 use support::Postgres;
 
 fn place() -> RepoPlace {
@@ -104,6 +105,54 @@ async fn a_delivery_is_applied_once(store: &Store) {
     );
 }
 
+async fn a_late_status_never_overwrites_a_newer_one(store: &Store) {
+    let opened = DeployFacts::read(
+        41,
+        "sluiceway:network",
+        &serde_json::json!({ "v": 1, "hash": "abc", "ticker": "alice", "run": "7" }),
+        "a1",
+        "2026-12-07T12:00:00Z".parse().unwrap(),
+    )
+    .unwrap();
+    let at = |t: &str| t.parse::<Timestamp>().unwrap();
+    let place = ("octo", "infra", "https://github.example/octo/infra");
+    let done = opened
+        .clone()
+        .with_status("success", "deployed", at("2026-12-07T12:05:00Z"));
+    let started = opened
+        .clone()
+        .with_status("in_progress", "", at("2026-12-07T12:01:00Z"));
+    for (id, facts) in [("s-1", &done), ("s-2", &started), ("s-3", &opened)] {
+        assert_eq!(
+            store
+                .apply_deploy(id, "deployment_status", now(), place, facts)
+                .await
+                .unwrap(),
+            Applied::Now
+        );
+    }
+    let kept = store
+        .deploys("octo", Some("infra"), Some("network"))
+        .await
+        .unwrap();
+    assert_eq!(kept.len(), 1);
+    assert_eq!(
+        kept[0].facts, done,
+        "the newest status stands, whatever came after it"
+    );
+    assert_eq!(
+        kept[0].facts.status.as_ref().unwrap().ended,
+        Some(Ended::Trail(TrailResult::Deployed))
+    );
+    assert!(
+        store
+            .deploys("octo", None, Some("storage:dev"))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
 async fn a_token_is_found_by_its_hash(store: &Store) {
     let token = KeptToken {
         org: "octo".into(),
@@ -123,6 +172,7 @@ async fn sqlite_keeps_facts_and_applies_each_delivery_once() {
     let url = format!("sqlite://{}", folder.path().join("console.db").display());
     let store = Store::open(&url).await.unwrap();
     a_delivery_is_applied_once(&store).await;
+    a_late_status_never_overwrites_a_newer_one(&store).await;
     a_token_is_found_by_its_hash(&store).await;
     drop(store);
     let reopened = Store::open(&url).await.unwrap();
@@ -140,6 +190,7 @@ async fn postgresql_keeps_facts_and_applies_each_delivery_once() {
     };
     let store = Store::open(&postgres.database("facts")).await.unwrap();
     a_delivery_is_applied_once(&store).await;
+    a_late_status_never_overwrites_a_newer_one(&store).await;
     a_token_is_found_by_its_hash(&store).await;
 }
 

@@ -113,15 +113,6 @@ fn scanned(bed: &Bed, job: &Job) -> (String, u64) {
     (sha, dashboard(bed))
 }
 
-fn on_edit(bed: &Bed, job: &mut Job, sha: &str, number: u64, inputs: &[(&str, &str)]) -> Ran {
-    job.payload = Some(edit_event(bed, number));
-    let mut all = vec![("mode", "")];
-    all.extend_from_slice(inputs);
-    let ran = job.run_with(bed, "issues", sha, &path(), &all);
-    job.payload = None;
-    ran
-}
-
 fn records_of(bed: &Bed, stack: &str) -> Vec<(RecordState, String, serde_json::Value)> {
     let mut records: Vec<_> = bed
         .github

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use github_emulator::Act;
 use github_emulator::hooks::DeliveryFault;
 use serde_json::Value;
+use sluiceway_github::GitHub;
 use support::Bed;
 use support::job::*;
 
@@ -214,7 +215,7 @@ fn the_console_on_postgresql_learns_and_answers_alike_and_keeps_no_canary() {
 /// The example scanned with the real OpenTofu, its rows naming canaries, with the
 /// console's webhook registered first; answers the commit and the dashboard's number once
 /// the console has been told.
-fn scanned(bed: &Bed, console: &Console) -> (String, u64) {
+fn scanned(bed: &Bed, console: &Console) -> (Job, String, u64) {
     bed.emulator
         .act(Act::AddHook {
             url: format!("{}/webhooks/github", console.url),
@@ -237,7 +238,7 @@ fn scanned(bed: &Bed, console: &Console) -> (String, u64) {
             .all(|m| m.event == "issues" && m.status == Some(200)),
         "{made:?}"
     );
-    (sha, number)
+    (job, sha, number)
 }
 
 /// A real scan whose rows name canaries, its deliveries, and every operation of this
@@ -245,7 +246,7 @@ fn scanned(bed: &Bed, console: &Console) -> (String, u64) {
 fn learns_and_answers(console: &Console) {
     let reference = reference();
     let bed = Bed::new();
-    let (sha, number) = scanned(&bed, console);
+    let (_, sha, number) = scanned(&bed, console);
     let made = bed.emulator.deliveries();
 
     let token = console.token("octo", "alice");
@@ -578,4 +579,80 @@ fn the_command_line_follows_no_redirect() {
     );
     assert_eq!(code, Some(1), "{said}");
     assert!(said.contains("not a Sluiceway console"), "{said}");
+}
+
+#[test]
+fn a_ticked_deploy_reaches_the_audit_log_from_its_records() {
+    let reference = reference();
+    let bed = Bed::new();
+    let console = Console::start();
+    let (mut job, sha, number) = scanned(&bed, &console);
+    let token = console.token("octo", "alice");
+    tick(&bed, number, "alice", "network");
+    let resolved = on_edit(&bed, &mut job, &sha, number, &[("mode", "resolve")]);
+    assert_eq!(resolved.code, Some(0), "{}", resolved.log);
+    let record = bed.github.deployment_records("sluiceway").unwrap().records[0].id;
+    let made = bed.emulator.deliveries().len();
+    let applied = job.run_with(
+        &bed,
+        "issues",
+        &sha,
+        &format!("{}:/usr/bin:/bin", support::tofu_dir().display()),
+        &[("mode", "apply"), ("deployment-id", &record.to_string())],
+    );
+    assert_eq!(applied.code, Some(0), "{}", applied.log);
+    let made = deliveries_answered(&bed, made + 2);
+    assert!(
+        made.iter().any(|m| m.event == "deployment")
+            && made.iter().any(|m| m.event == "deployment_status"),
+        "{made:?}"
+    );
+    assert!(made.iter().all(|m| m.status == Some(200)), "{made:?}");
+
+    let started = Instant::now();
+    let deploy = loop {
+        let (status, deploy) = console.get(
+            &format!("/api/v1/orgs/octo/repos/infra/deployments/{record}"),
+            Some(&token),
+        );
+        assert_eq!(status, 200, "{deploy}");
+        if deploy["result"] != "waiting to start" || started.elapsed() > Duration::from_secs(30) {
+            break deploy;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_valid(&reference, "Deploy", &deploy);
+    assert_eq!(
+        (
+            deploy["who"].as_str(),
+            deploy["result"].as_str(),
+            deploy["state"].as_str(),
+            deploy["sha"].as_str()
+        ),
+        (
+            Some("ticked by alice"),
+            Some("went out"),
+            Some("in-sync"),
+            Some(sha.as_str())
+        )
+    );
+
+    let (status, audit) = console.get("/api/v1/orgs/octo/audit", Some(&token));
+    assert_eq!(status, 200, "{audit}");
+    assert_valid(&reference, "Audit", &audit);
+    assert_eq!(audit["lines"].as_array().unwrap().len(), 1, "{audit}");
+    assert_eq!(audit["lines"][0]["stack"], "network");
+    let (_, other) = console.get("/api/v1/orgs/octo/audit?stack=storage%3Adev", Some(&token));
+    assert_valid(&reference, "Audit", &other);
+    assert!(other["lines"].as_array().unwrap().is_empty());
+
+    let (_, stack) = console.get("/api/v1/orgs/octo/repos/infra/stacks/network", Some(&token));
+    assert_valid(&reference, "Stack", &stack);
+    assert_eq!(stack["lastDeploy"]["result"], "went out");
+    assert_eq!(stack["lastDeploy"]["deployment"], record);
+    let (status, missing) = console.get(
+        "/api/v1/orgs/octo/repos/infra/deployments/999999",
+        Some(&token),
+    );
+    assert_eq!((status, missing["code"].as_str()), (404, Some("not-found")));
 }

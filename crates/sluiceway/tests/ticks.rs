@@ -24,17 +24,6 @@ fn scanned(bed: &Bed) -> (Job, String, u64) {
     (job, sha, number)
 }
 
-/// `sluiceway run` on the dashboard's edit, in auto mode.
-fn on_edit(bed: &Bed, job: &mut Job, sha: &str, number: u64, inputs: &[(&str, &str)]) -> Ran {
-    job.payload = Some(edit_event(bed, number));
-    let path = format!("{}:/usr/bin:/bin", tofu_dir().display());
-    let mut all = vec![("mode", "")];
-    all.extend_from_slice(inputs);
-    let ran = job.run_with(bed, "issues", sha, &path, &all);
-    job.payload = None;
-    ran
-}
-
 /// mallory can read the repository, not write to it.
 fn mallory_reads(bed: &Bed) {
     bed.emulator

@@ -17,6 +17,7 @@ const ALLOWED: &[(&str, &str)] = &[
     ("sluiceway", "sluiceway-console"),
     // The console reads dashboards with the action's own reader (ADR 0047).
     ("sluiceway-console", "sluiceway-dashboard"),
+    ("sluiceway-console", "sluiceway-core"),
     ("sluiceway-tools", "sluiceway-core"),
     ("sluiceway-dashboard", "sluiceway-core"),
     ("sluiceway-fixtures", "sluiceway-core"),

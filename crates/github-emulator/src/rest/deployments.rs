@@ -96,6 +96,12 @@ pub(super) async fn create_deployment(
                 statuses: Vec::new(),
             },
         );
+        w.happened.push(crate::hooks::Happening::Deployment {
+            repo: repo.clone(),
+            deployment: id,
+            status: None,
+            sender: caller.login.clone(),
+        });
         Ok(id)
     })?;
     deployment_reply(&shared, &repo, id, StatusCode::CREATED)
@@ -179,6 +185,7 @@ pub(super) async fn create_status(
         let at = w.tick();
         let id = w.id();
         let inactive_id = w.id();
+        let repo_name = repo.clone();
         let repo = w.repo_mut(&repo)?;
         let environment = repo
             .deployments
@@ -216,6 +223,12 @@ pub(super) async fn create_status(
             .ok_or_else(Refusal::not_found)?;
         deployment.statuses.push(status);
         deployment.updated_at = at;
+        w.happened.push(crate::hooks::Happening::Deployment {
+            repo: repo_name.clone(),
+            deployment: p.number,
+            status: Some(id),
+            sender: caller.login.clone(),
+        });
         Ok(id)
     })?;
     let world = shared.read();

@@ -1,13 +1,13 @@
 //! The API under `/api/v1`, as the reference's published description (`v1.1.0`) fixes
 //! it: a personal token in `Authorization: Bearer`, never a cookie; every answer for the
 //! token's org alone; stack ids in paths URL-encoded. This version answers `me`, `org`,
-//! `repo` and `stack`; the operations that ask GitHub for something come with the
-//! console's GitHub App (issue 41).
+//! `repo`, `stack`, `deployment` and `audit`; the operations that ask GitHub for something
+//! come with the console's GitHub App (issue 41).
 
 mod error;
 mod limits;
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, header};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -17,7 +17,7 @@ pub use error::ApiError;
 pub use limits::Limits;
 
 use crate::Console;
-use crate::store::{KeptRepo, KeptToken};
+use crate::store::{KeptDeploy, KeptRepo, KeptToken};
 use crate::tokens;
 use crate::view::{Counts, StackLine, State as AppState, needs_you_first};
 
@@ -27,6 +27,11 @@ pub(crate) fn routes() -> Router<Console> {
         .route("/orgs/{org}", get(org))
         .route("/orgs/{org}/repos/{repo}", get(repo))
         .route("/orgs/{org}/repos/{repo}/stacks/{stack}", get(stack))
+        .route(
+            "/orgs/{org}/repos/{repo}/deployments/{deployment}",
+            get(deployment),
+        )
+        .route("/orgs/{org}/audit", get(audit))
 }
 
 /// The token's person, once the token is known, alive and within its limit.
@@ -299,7 +304,7 @@ struct Stack {
     dashboard: String,
     preview: Option<serde_json::Value>,
     run: Option<String>,
-    last_deploy: Option<serde_json::Value>,
+    last_deploy: Option<LastDeploy>,
     at: Option<String>,
     confirm: Option<Confirm>,
 }
@@ -333,6 +338,17 @@ async fn stack(
         .iter()
         .find(|s| s.stack == stack)
         .ok_or(ApiError::NotFound)?;
+    let last_deploy = console
+        .store
+        .deploys(
+            &caller.token.org,
+            Some(&kept.place.name),
+            Some(&facts.stack),
+        )
+        .await?
+        .into_iter()
+        .find(|d| d.facts.is_audited())
+        .map(|d| LastDeploy::of(&d));
     Ok(Json(Stack {
         stack: facts.stack.clone(),
         repo: kept.place.name.clone(),
@@ -358,11 +374,156 @@ async fn stack(
         // console reads once it is a GitHub App; it never guesses one.
         preview: None,
         run: Some(run_url(&kept, kept.scan.run)),
-        last_deploy: None,
+        last_deploy,
         at: Some(kept.scan.at.to_string()),
         confirm: (facts.destroys > 0).then(|| Confirm {
             destroys: facts.destroys,
             scan: Some(kept.scan.sha.clone()),
         }),
+    }))
+}
+
+/// A deploy, as the audit log says it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Deploy {
+    deployment: Option<u64>,
+    stack: String,
+    repo: String,
+    #[serde(flatten)]
+    line: LastDeploy,
+}
+
+/// A stack's last deploy: a deploy without its stack and repository.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LastDeploy {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deployment: Option<Option<u64>>,
+    who: String,
+    /// Where the tick was asked: null for a tick on the dashboard itself.
+    via: Option<String>,
+    result: &'static str,
+    state: &'static str,
+    sha: Option<String>,
+    run: Option<String>,
+    at: String,
+    /// Deployed outside the dashboard: never, for a record Sluiceway opened.
+    flagged: bool,
+    approved_by: Option<String>,
+}
+
+impl LastDeploy {
+    fn of(kept: &KeptDeploy) -> LastDeploy {
+        let facts = &kept.facts;
+        let (result, state) = facts.result();
+        LastDeploy {
+            deployment: Some(Some(facts.id)),
+            who: facts.who(),
+            via: None,
+            result,
+            state,
+            sha: Some(facts.sha.clone()),
+            run: Some(format!("{}/actions/runs/{}", kept.html_url, facts.run)),
+            at: facts.at().to_string(),
+            flagged: false,
+            approved_by: None,
+        }
+    }
+}
+
+impl Deploy {
+    fn of(kept: &KeptDeploy) -> Deploy {
+        let mut line = LastDeploy::of(kept);
+        let deployment = line.deployment.take().flatten();
+        Deploy {
+            deployment,
+            stack: kept.facts.stack.clone(),
+            repo: kept.repo.clone(),
+            line,
+        }
+    }
+}
+
+async fn deployment(
+    State(console): State<Console>,
+    headers: HeaderMap,
+    Path((org, repo, deployment)): Path<(String, String, String)>,
+) -> Result<Json<Deploy>, ApiError> {
+    let caller = caller(&console, &headers).await?;
+    caller.org(&org)?;
+    let id: u64 = deployment.parse().map_err(|_| ApiError::NotFound)?;
+    console
+        .store
+        .deploys(&caller.token.org, Some(&repo), None)
+        .await?
+        .iter()
+        .find(|d| d.facts.id == id)
+        .map(|d| Json(Deploy::of(d)))
+        .ok_or(ApiError::NotFound)
+}
+
+/// The audit log's filters, each a link in the reference's pages.
+#[derive(serde::Deserialize)]
+struct AuditFilter {
+    repo: Option<String>,
+    stack: Option<String>,
+    flagged: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Audit {
+    lines: Vec<Deploy>,
+    asked: Vec<serde_json::Value>,
+    history: History,
+    locked: Vec<serde_json::Value>,
+    unshared: Option<serde_json::Value>,
+}
+
+#[derive(Serialize)]
+struct History {
+    words: String,
+    since: String,
+    plan: &'static str,
+}
+
+async fn audit(
+    State(console): State<Console>,
+    headers: HeaderMap,
+    Path(org): Path<String>,
+    Query(filter): Query<AuditFilter>,
+) -> Result<Json<Audit>, ApiError> {
+    let caller = caller(&console, &headers).await?;
+    caller.org(&org)?;
+    let deploys = console
+        .store
+        .deploys(
+            &caller.token.org,
+            filter.repo.as_deref(),
+            filter.stack.as_deref(),
+        )
+        .await?;
+    let since = deploys
+        .iter()
+        .map(|d| d.facts.created_at)
+        .min()
+        .map_or_else(|| "never".to_owned(), |t| t.to_string());
+    // Every record Sluiceway opened deployed from the dashboard, so none is flagged.
+    let flagged_only = filter.flagged.as_deref() == Some("1");
+    Ok(Json(Audit {
+        lines: deploys
+            .iter()
+            .filter(|d| d.facts.is_audited() && !flagged_only)
+            .map(Deploy::of)
+            .collect(),
+        // The console asks GitHub for nothing yet: no rescan, no pull request.
+        asked: Vec::new(),
+        history: History {
+            words: "Every deploy the console has heard of, kept for as long as it runs.".to_owned(),
+            since,
+            plan: "self-hosted",
+        },
+        locked: Vec::new(),
+        unshared: None,
     }))
 }

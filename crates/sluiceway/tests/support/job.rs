@@ -254,6 +254,24 @@ pub(crate) fn tick(bed: &Bed, number: u64, person: &str, stack: &str) {
         .unwrap();
 }
 
+/// `sluiceway run` on the dashboard's edit, in auto mode unless `inputs` name a mode,
+/// with the pinned OpenTofu on PATH.
+pub(crate) fn on_edit(
+    bed: &Bed,
+    job: &mut Job,
+    sha: &str,
+    number: u64,
+    inputs: &[(&str, &str)],
+) -> Ran {
+    job.payload = Some(edit_event(bed, number));
+    let path = format!("{}:/usr/bin:/bin", tofu_dir().display());
+    let mut all = vec![("mode", "")];
+    all.extend_from_slice(inputs);
+    let ran = job.run_with(bed, "issues", sha, &path, &all);
+    job.payload = None;
+    ran
+}
+
 /// The payload GitHub sends when the dashboard's body is edited.
 pub(crate) fn edit_event(bed: &Bed, number: u64) -> String {
     serde_json::json!({
