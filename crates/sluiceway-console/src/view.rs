@@ -13,7 +13,7 @@ use crate::store::KeptRepo;
 
 /// The console's five states: a queued row is deploying, a drifted row drifted, a row
 /// whose preview or last deploy failed (or whose lock was held, ADR 0047) failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum State {
     Pending,
@@ -124,7 +124,7 @@ fn plural(n: u64, word: &str) -> String {
 }
 
 /// How many stacks are in each state.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Counts {
     pub pending: u64,
     pub deploying: u64,
@@ -152,7 +152,7 @@ impl Counts {
 }
 
 /// A stack's line in the org view and a repository's view.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct StackLine {
     pub stack: String,
     pub repo: String,

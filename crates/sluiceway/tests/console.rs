@@ -139,6 +139,27 @@ fn assert_valid(reference: &Value, schema: &str, answer: &Value) {
     assert_eq!(problems, Vec::<String>::new(), "{schema}: {answer:#}");
 }
 
+/// Holds `answer` to what the console's own document says `path` answers.
+fn assert_valid_by_ours(ours: &Value, path: &str, answer: &Value) {
+    let schema =
+        &ours["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"];
+    assert!(
+        schema.is_object(),
+        "the console's document describes {path}"
+    );
+    let mut root = schema.clone();
+    root["components"] = ours["components"].clone();
+    let validator = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .build(&root)
+        .unwrap();
+    let problems: Vec<String> = validator
+        .iter_errors(answer)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert_eq!(problems, Vec::<String>::new(), "{path}: {answer:#}");
+}
+
 /// Waits until `at_least` deliveries were made (a delivery is listed once it was
 /// answered, dropped or found nobody), for a minute at most.
 fn deliveries_answered(bed: &Bed, at_least: usize) -> Vec<github_emulator::hooks::Made> {
@@ -258,9 +279,12 @@ fn learns_and_answers(console: &Console) {
         (Some("alice"), Some("octo"))
     );
 
+    let (_, ours) = console.get("/api/v1/openapi.json", None);
+    assert_valid_by_ours(&ours, "/api/v1/me", &me);
     let (status, org) = console.get("/api/v1/orgs/octo", Some(&token));
     assert_eq!(status, 200, "{org}");
     assert_valid(&reference, "Org", &org);
+    assert_valid_by_ours(&ours, "/api/v1/orgs/{org}", &org);
     assert_eq!(org["repos"][0]["name"], "infra");
     assert_eq!(org["lastScan"]["sha"], sha.as_str());
     let stacks: Vec<(&str, &str)> = org["stacks"]
@@ -282,6 +306,7 @@ fn learns_and_answers(console: &Console) {
     let (status, repo) = console.get("/api/v1/orgs/octo/repos/infra", Some(&token));
     assert_eq!(status, 200, "{repo}");
     assert_valid(&reference, "Repo", &repo);
+    assert_valid_by_ours(&ours, "/api/v1/orgs/{org}/repos/{repo}", &repo);
     assert_eq!(repo["total"], 3);
 
     let (status, stack) = console.get(
@@ -293,6 +318,11 @@ fn learns_and_answers(console: &Console) {
     assert_eq!(stack["stack"], "storage:dev");
     let (_, network) = console.get("/api/v1/orgs/octo/repos/infra/stacks/network", Some(&token));
     assert_valid(&reference, "Stack", &network);
+    assert_valid_by_ours(
+        &ours,
+        "/api/v1/orgs/{org}/repos/{repo}/stacks/{stack}",
+        &network,
+    );
     assert_eq!(network["counts"]["creates"], 3);
     assert_eq!(network["ticked"], false);
 
@@ -622,6 +652,12 @@ fn a_ticked_deploy_reaches_the_audit_log_from_its_records() {
         std::thread::sleep(Duration::from_millis(100));
     };
     assert_valid(&reference, "Deploy", &deploy);
+    let (_, ours) = console.get("/api/v1/openapi.json", None);
+    assert_valid_by_ours(
+        &ours,
+        "/api/v1/orgs/{org}/repos/{repo}/deployments/{deployment}",
+        &deploy,
+    );
     assert_eq!(
         (
             deploy["who"].as_str(),
@@ -640,6 +676,7 @@ fn a_ticked_deploy_reaches_the_audit_log_from_its_records() {
     let (status, audit) = console.get("/api/v1/orgs/octo/audit", Some(&token));
     assert_eq!(status, 200, "{audit}");
     assert_valid(&reference, "Audit", &audit);
+    assert_valid_by_ours(&ours, "/api/v1/orgs/{org}/audit", &audit);
     assert_eq!(audit["lines"].as_array().unwrap().len(), 1, "{audit}");
     assert_eq!(audit["lines"][0]["stack"], "network");
     let (_, other) = console.get("/api/v1/orgs/octo/audit?stack=storage%3Adev", Some(&token));
@@ -655,4 +692,40 @@ fn a_ticked_deploy_reaches_the_audit_log_from_its_records() {
         Some(&token),
     );
     assert_eq!((status, missing["code"].as_str()), (404, Some("not-found")));
+}
+
+#[test]
+fn the_console_describes_its_own_api_at_the_reference_s_paths() {
+    let reference = reference();
+    let console = Console::start();
+    let (status, ours) = console.get("/api/v1/openapi.json", None);
+    assert_eq!(status, 200);
+    assert_eq!(ours["openapi"], "3.1.0");
+    let paths = ours["paths"].as_object().unwrap();
+    let mut operations = Vec::new();
+    for (path, item) in paths {
+        let id = item["get"]["operationId"].as_str().unwrap();
+        assert_eq!(
+            reference["paths"][path]["get"]["operationId"].as_str(),
+            Some(id),
+            "{path} is the reference's path for {id}"
+        );
+        operations.push(id);
+    }
+    operations.sort_unstable();
+    assert_eq!(
+        operations,
+        ["audit", "deployment", "me", "org", "repo", "stack"]
+    );
+    let (_, error) = console.get("/api/v1/me", None);
+    assert_valid_by_ours(
+        &{
+            let mut doc = ours.clone();
+            doc["paths"]["/error"]["get"]["responses"]["200"] =
+                ours["paths"]["/api/v1/me"]["get"]["responses"]["401"].clone();
+            doc
+        },
+        "/error",
+        &error,
+    );
 }

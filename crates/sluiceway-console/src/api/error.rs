@@ -4,7 +4,8 @@
 use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ApiError {
@@ -30,14 +31,14 @@ impl ApiError {
         }
     }
 
-    fn code(self) -> &'static str {
+    fn code(self) -> Code {
         match self {
-            ApiError::NoToken => "no-token",
-            ApiError::TokenNotWorking => "token-not-working",
-            ApiError::NotAMember => "not-a-member",
-            ApiError::NotFound => "not-found",
-            ApiError::RateLimited { .. } => "rate-limited",
-            ApiError::Unavailable => "github-silent",
+            ApiError::NoToken => Code::NoToken,
+            ApiError::TokenNotWorking => Code::TokenNotWorking,
+            ApiError::NotAMember => Code::NotAMember,
+            ApiError::NotFound => Code::NotFound,
+            ApiError::RateLimited { .. } => Code::RateLimited,
+            ApiError::Unavailable => Code::GithubSilent,
         }
     }
 
@@ -59,11 +60,34 @@ impl ApiError {
     }
 }
 
+/// The codes this console answers with, each one of the reference's.
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum Code {
+    NoToken,
+    TokenNotWorking,
+    NotAMember,
+    NotFound,
+    RateLimited,
+    /// The console could not answer from what it keeps; try again shortly.
+    GithubSilent,
+}
+
+/// Every answer that is not a success: one plain sentence and a code.
+#[derive(Serialize, JsonSchema)]
+pub(crate) struct ErrorBody {
+    error: &'static str,
+    code: Code,
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut response = (
             self.status(),
-            Json(json!({ "error": self.sentence(), "code": self.code() })),
+            Json(ErrorBody {
+                error: self.sentence(),
+                code: self.code(),
+            }),
         )
             .into_response();
         if let ApiError::RateLimited { retry_after } = self {

@@ -4,6 +4,7 @@
 //! `repo`, `stack`, `deployment` and `audit`; the operations that ask GitHub for something
 //! come with the console's GitHub App (issue 41).
 
+mod document;
 mod error;
 mod limits;
 
@@ -11,6 +12,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, header};
 use axum::routing::get;
 use axum::{Json, Router};
+use schemars::JsonSchema;
 use serde::Serialize;
 
 pub use error::ApiError;
@@ -32,6 +34,10 @@ pub(crate) fn routes() -> Router<Console> {
             get(deployment),
         )
         .route("/orgs/{org}/audit", get(audit))
+        .route(
+            "/openapi.json",
+            get(|| async { Json(document::document()) }),
+        )
 }
 
 /// The token's person, once the token is known, alive and within its limit.
@@ -78,7 +84,8 @@ impl Caller {
     }
 }
 
-#[derive(Serialize)]
+/// The token's person and org, and the token's own name and end.
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct Me {
     login: String,
@@ -86,7 +93,7 @@ struct Me {
     token: TokenLine,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct TokenLine {
     name: String,
@@ -105,14 +112,14 @@ async fn me(State(console): State<Console>, headers: HeaderMap) -> Result<Json<M
     }))
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct OrgLine {
     login: String,
     kind: &'static str,
     page: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct RepoLine {
     name: String,
@@ -158,7 +165,9 @@ impl Console {
     }
 }
 
-#[derive(Serialize)]
+/// The org view: every stack of the org's repositories the console has read, those that
+/// need a person first.
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct Org {
     org: OrgLine,
@@ -172,7 +181,7 @@ struct Org {
     unshared: Option<serde_json::Value>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct LastScan {
     sha: String,
     at: String,
@@ -180,7 +189,7 @@ struct LastScan {
 }
 
 /// A console a team runs itself has no plan and no limit on repositories (ADR 0047).
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct Allowance {
     plan: &'static str,
     limit: usize,
@@ -223,7 +232,8 @@ async fn org(
     }))
 }
 
-#[derive(Serialize)]
+/// One repository's view: its last scan and its stacks.
+#[derive(Serialize, JsonSchema)]
 struct Repo {
     org: OrgLine,
     repo: RepoLine,
@@ -233,7 +243,7 @@ struct Repo {
     stacks: Vec<StackLine>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct RepoScan {
     sha: String,
     at: Option<String>,
@@ -287,7 +297,8 @@ async fn repo(
     }))
 }
 
-#[derive(Serialize)]
+/// One stack's facts, as its dashboard row's marker states them.
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct Stack {
     stack: String,
@@ -309,7 +320,7 @@ struct Stack {
     confirm: Option<Confirm>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct StackCounts {
     creates: u64,
     updates: u64,
@@ -320,7 +331,7 @@ struct StackCounts {
     gone: u64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct Confirm {
     destroys: u64,
     scan: Option<String>,
@@ -383,29 +394,42 @@ async fn stack(
     }))
 }
 
-/// A deploy, as the audit log says it.
-#[derive(Serialize)]
+/// A deploy as the audit log says it.
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct Deploy {
+    /// The deployment record's number.
     deployment: Option<u64>,
     stack: String,
     repo: String,
     #[serde(flatten)]
-    line: LastDeploy,
+    line: DeployLine,
 }
 
 /// A stack's last deploy: a deploy without its stack and repository.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct LastDeploy {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    deployment: Option<Option<u64>>,
+    deployment: Option<u64>,
+    #[serde(flatten)]
+    line: DeployLine,
+}
+
+/// What a deploy was and how it went.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct DeployLine {
+    /// `ticked by <login>`, or `merged by <login>`.
     who: String,
     /// Where the tick was asked: null for a tick on the dashboard itself.
     via: Option<String>,
+    /// In the trail's words: waiting to start, deploying now, went out, failed, no
+    /// changes, drift fixed, drift gone, rehearsed, not deployed.
     result: &'static str,
+    /// in-sync, failed, none or deploying.
     state: &'static str,
     sha: Option<String>,
+    /// The workflow run that opened the record.
     run: Option<String>,
     at: String,
     /// Deployed outside the dashboard: never, for a record Sluiceway opened.
@@ -413,12 +437,11 @@ struct LastDeploy {
     approved_by: Option<String>,
 }
 
-impl LastDeploy {
-    fn of(kept: &KeptDeploy) -> LastDeploy {
+impl DeployLine {
+    fn of(kept: &KeptDeploy) -> DeployLine {
         let facts = &kept.facts;
         let (result, state) = facts.result();
-        LastDeploy {
-            deployment: Some(Some(facts.id)),
+        DeployLine {
             who: facts.who(),
             via: None,
             result,
@@ -432,15 +455,22 @@ impl LastDeploy {
     }
 }
 
+impl LastDeploy {
+    fn of(kept: &KeptDeploy) -> LastDeploy {
+        LastDeploy {
+            deployment: Some(kept.facts.id),
+            line: DeployLine::of(kept),
+        }
+    }
+}
+
 impl Deploy {
     fn of(kept: &KeptDeploy) -> Deploy {
-        let mut line = LastDeploy::of(kept);
-        let deployment = line.deployment.take().flatten();
         Deploy {
-            deployment,
+            deployment: Some(kept.facts.id),
             stack: kept.facts.stack.clone(),
             repo: kept.repo.clone(),
-            line,
+            line: DeployLine::of(kept),
         }
     }
 }
@@ -471,7 +501,8 @@ struct AuditFilter {
     flagged: Option<String>,
 }
 
-#[derive(Serialize)]
+/// The audit log: a line per deploy, newest first.
+#[derive(Serialize, JsonSchema)]
 struct Audit {
     lines: Vec<Deploy>,
     asked: Vec<serde_json::Value>,
@@ -480,7 +511,7 @@ struct Audit {
     unshared: Option<serde_json::Value>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct History {
     words: String,
     since: String,

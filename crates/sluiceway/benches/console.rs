@@ -1,0 +1,194 @@
+//! The console, measured: the org view's answer over HTTP from a console holding 10 to
+//! 200 repositories of 50 stacks (10,000 stacks at the top), against the same console's
+//! smallest answer (`/me`: the same token check and HTTP, no facts) as the plain baseline;
+//! the store's own read of those facts; and the resident memory of the real `sluiceway
+//! console serve` idle and holding 10,000 stacks.
+//!
+//! `cargo bench -p sluiceway --bench console`; it prints one line per measurement.
+
+#![allow(
+    clippy::print_stdout,
+    reason = "a benchmark binary reports its figures"
+)]
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use sluiceway_console::facts::{Dashboard, Scan, StackFacts};
+use sluiceway_console::store::{RepoPlace, Store};
+use sluiceway_dashboard::facts::RowState;
+
+const STACKS_A_REPO: usize = 50;
+const ROUNDS: usize = 41;
+
+/// `repos` repositories of fifty stacks in every state, written as deliveries would.
+async fn fill(store: &Store, repos: usize) {
+    let states = [
+        RowState::Pending,
+        RowState::InSync,
+        RowState::Drift,
+        RowState::Queued,
+        RowState::PreviewFailed,
+    ];
+    for r in 0..repos {
+        let name = format!("repo-{r:03}");
+        let place = RepoPlace {
+            org: "octo".into(),
+            org_kind: "Organization".into(),
+            name: name.clone(),
+            html_url: format!("https://github.example/octo/{name}"),
+            dashboard_number: 1,
+            dashboard_url: format!("https://github.example/octo/{name}/issues/1"),
+        };
+        let dashboard = Dashboard {
+            scan: Scan {
+                sha: format!("{r:040}"),
+                run: 7,
+                at: "2026-12-07T12:00:00Z".parse().unwrap(),
+            },
+            stacks: (0..STACKS_A_REPO)
+                .map(|s| StackFacts {
+                    stack: format!("apps/service-{s:02}:prod"),
+                    state: states[s % states.len()],
+                    creates: 2,
+                    updates: 1,
+                    replaces: u64::from(s % 7 == 0),
+                    deletes: 0,
+                    destroys: u64::from(s % 7 == 0),
+                    tracking: 0,
+                    changed: 1,
+                    gone: 0,
+                    failed: false,
+                    busy: false,
+                    ticked: false,
+                })
+                .collect(),
+        };
+        store
+            .apply_dashboard(
+                &format!("delivery-{r}"),
+                "issues",
+                "2026-12-07T12:00:00Z".parse().unwrap(),
+                &place,
+                &dashboard,
+            )
+            .await
+            .unwrap();
+    }
+}
+
+/// A served console on its own port, and its address.
+fn serve(data: &std::path::Path) -> (Child, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
+        .args(["console", "serve", "--listen", "127.0.0.1:0", "--data"])
+        .arg(data)
+        .env("SLUICEWAY_CONSOLE_WEBHOOK_SECRET", "bench")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("console listening on ")
+        .unwrap()
+        .to_owned();
+    (child, url)
+}
+
+fn token(data: &std::path::Path) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
+        .args([
+            "console", "token", "--org", "octo", "--login", "alice", "--name", "bench", "--data",
+        ])
+        .arg(data)
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+}
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+/// The median of `ROUNDS` GETs of `path`, after one to warm the connection.
+fn timed_get(client: &reqwest::blocking::Client, url: &str, token: &str) -> (Duration, usize) {
+    let get = || {
+        let answer = client.get(url).bearer_auth(token).send().unwrap();
+        assert!(answer.status().is_success());
+        answer.bytes().unwrap().len()
+    };
+    let size = get();
+    let times = (0..ROUNDS)
+        .map(|_| {
+            let started = Instant::now();
+            get();
+            started.elapsed()
+        })
+        .collect();
+    (median(times), size)
+}
+
+/// A process's resident memory now and at its peak, in MiB.
+fn memory(pid: u32) -> (f64, f64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse::<f64>().ok())
+            .map_or(0.0, |kb| kb / 1024.0)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn main() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let client = reqwest::blocking::Client::new();
+    let idle = tempfile::tempdir().unwrap();
+    let (mut child, _) = serve(idle.path());
+    std::thread::sleep(Duration::from_millis(300));
+    let (rss, _) = memory(child.id());
+    println!("console idle, nothing kept: {rss:.1} MiB resident");
+    let _ = child.kill();
+    let _ = child.wait();
+
+    for repos in [10, 50, 200] {
+        let data = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", data.path().join("console.db").display());
+        let store = runtime.block_on(Store::open(&url)).unwrap();
+        runtime.block_on(fill(&store, repos));
+        let times = (0..ROUNDS)
+            .map(|_| {
+                let started = Instant::now();
+                let kept = runtime.block_on(store.repos("octo")).unwrap();
+                assert_eq!(kept.len(), repos);
+                started.elapsed()
+            })
+            .collect();
+        let read = median(times);
+        drop(store);
+        let token = token(data.path());
+        let (mut child, console) = serve(data.path());
+        let (org, size) = timed_get(&client, &format!("{console}/api/v1/orgs/octo"), &token);
+        let (me, _) = timed_get(&client, &format!("{console}/api/v1/me"), &token);
+        let (rss, peak) = memory(child.id());
+        println!(
+            "org view, {repos} repositories × {STACKS_A_REPO} stacks: median {:.2} ms over HTTP ({size} bytes), {:.1}× /me's {:.2} ms; the store's read {:.2} ms; console {rss:.1} MiB resident, {peak:.1} MiB at its peak",
+            ms(org),
+            org.as_secs_f64() / me.as_secs_f64(),
+            ms(me),
+            ms(read),
+        );
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+}
