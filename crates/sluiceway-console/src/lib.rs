@@ -30,6 +30,7 @@ pub struct Console {
     settings: Arc<Settings>,
     store: Store,
     limits: Arc<api::Limits>,
+    org_views: Arc<api::OrgViews>,
     clock: Clock,
 }
 
@@ -39,6 +40,7 @@ impl Console {
             settings: Arc::new(settings),
             store,
             limits: Arc::default(),
+            org_views: Arc::default(),
             clock,
         }
     }

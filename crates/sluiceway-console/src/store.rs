@@ -19,6 +19,11 @@ use crate::facts::{Dashboard, DeployFacts, Ended, Scan, StackFacts, StatusFacts}
 const MIGRATIONS: &[(i64, &str, &str)] = &[
     (1, "facts", include_str!("../migrations/0001_facts.sql")),
     (2, "deploys", include_str!("../migrations/0002_deploys.sql")),
+    (
+        3,
+        "versions",
+        include_str!("../migrations/0003_versions.sql"),
+    ),
 ];
 
 #[derive(Debug, thiserror::Error)]
@@ -181,6 +186,7 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
+        move_on(&mut tx, &place.org).await?;
         tx.commit().await?;
         Ok(Applied::Now)
     }
@@ -236,6 +242,7 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
+        move_on(&mut tx, org).await?;
         tx.commit().await?;
         Ok(Applied::Now)
     }
@@ -280,6 +287,45 @@ impl Store {
         Ok(applied)
     }
 
+    /// The version of `org`'s facts: 0 before any delivery changed them.
+    pub async fn version(&self, org: &str) -> Result<i64, StoreError> {
+        let row = sqlx::query("SELECT version FROM org_versions WHERE org = $1")
+            .bind(org)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(row) => row.try_get("version")?,
+            None => 0,
+        })
+    }
+
+    /// One repository of `org`, by name (GitHub's names ignore case).
+    pub async fn repo(&self, org: &str, name: &str) -> Result<Option<KeptRepo>, StoreError> {
+        let row = sqlx::query(
+            "SELECT org, name, org_kind, html_url, dashboard_number, dashboard_url, scan_sha, \
+             scan_run, scan_at FROM repos WHERE org = $1 AND LOWER(name) = LOWER($2)",
+        )
+        .bind(org)
+        .bind(name)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let mut kept = kept_repo(&row)?;
+        let stacks = sqlx::query(
+            "SELECT repo, stack, state, creates, updates, replaces, deletes, destroys, \
+             tracking, changed, gone, failed, busy, ticked FROM stacks \
+             WHERE org = $1 AND repo = $2 ORDER BY stack",
+        )
+        .bind(org)
+        .bind(&kept.place.name)
+        .fetch_all(&self.pool)
+        .await?;
+        kept.stacks = stacks.iter().map(stack_facts).collect::<Result<_, _>>()?;
+        Ok(Some(kept))
+    }
+
     /// Every repository of `org` the console has read a dashboard of, by name.
     pub async fn repos(&self, org: &str) -> Result<Vec<KeptRepo>, StoreError> {
         let rows = sqlx::query(
@@ -298,10 +344,15 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         let mut repos = rows.iter().map(kept_repo).collect::<Result<Vec<_>, _>>()?;
+        let at: std::collections::HashMap<String, usize> = repos
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.place.name.clone(), i))
+            .collect();
         for row in &stacks {
             let repo: String = row.try_get("repo")?;
-            if let Some(kept) = repos.iter_mut().find(|r| r.place.name == repo) {
-                kept.stacks.push(stack_facts(row)?);
+            if let Some(i) = at.get(&repo) {
+                repos[*i].stacks.push(stack_facts(row)?);
             }
         }
         Ok(repos)
@@ -323,6 +374,28 @@ impl Store {
         Ok(())
     }
 
+    /// Revokes the tokens of `login` in `org` named `name` at `now`; answers how many
+    /// were alive.
+    pub async fn revoke_tokens(
+        &self,
+        org: &str,
+        login: &str,
+        name: &str,
+        now: Timestamp,
+    ) -> Result<u64, StoreError> {
+        let done = sqlx::query(
+            "UPDATE tokens SET revoked_at = $1 \
+             WHERE org = $2 AND login = $3 AND name = $4 AND revoked_at IS NULL",
+        )
+        .bind(now.to_string())
+        .bind(org)
+        .bind(login)
+        .bind(name)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
     /// The token whose hash is `hash`, revoked or not.
     pub async fn token(&self, hash: &str) -> Result<Option<KeptToken>, StoreError> {
         let row = sqlx::query(
@@ -342,6 +415,18 @@ impl Store {
         })
         .transpose()
     }
+}
+
+/// Moves `org`'s facts version on, inside the delivery's transaction.
+async fn move_on(tx: &mut sqlx::Transaction<'_, sqlx::Any>, org: &str) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO org_versions (org, version) VALUES ($1, 1) \
+         ON CONFLICT (org) DO UPDATE SET version = org_versions.version + 1",
+    )
+    .bind(org)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }
 
 async fn record_delivery(

@@ -96,6 +96,19 @@ async fn a_delivery_is_applied_once(store: &Store) {
     );
     assert!(store.repos("another").await.unwrap().is_empty());
     assert_eq!(
+        store.version("octo").await.unwrap(),
+        2,
+        "two deliveries changed the facts"
+    );
+    assert_eq!(store.version("another").await.unwrap(), 0);
+    let one = store.repo("octo", "INFRA").await.unwrap().unwrap();
+    assert_eq!(
+        one,
+        store.repos("octo").await.unwrap()[0],
+        "a name is found whatever its case"
+    );
+    assert_eq!(store.repo("octo", "elsewhere").await.unwrap(), None);
+    assert_eq!(
         store.note_delivery("d-2", "push", now()).await.unwrap(),
         Applied::Before
     );

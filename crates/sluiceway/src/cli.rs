@@ -209,6 +209,21 @@ pub enum ConsoleCommand {
         #[arg(long, default_value_t = 90)]
         days: u16,
     },
+    /// Revoke a person's tokens of an org by name: every call with them is refused from
+    /// then on.
+    Revoke {
+        #[command(flatten)]
+        place: ConsolePlace,
+        /// The org the token is for.
+        #[arg(long)]
+        org: String,
+        /// The person it acts as, by GitHub login.
+        #[arg(long)]
+        login: String,
+        /// The name the token was made with.
+        #[arg(long)]
+        name: String,
+    },
 }
 
 /// Where a console keeps its facts.

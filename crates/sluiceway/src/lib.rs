@@ -81,6 +81,21 @@ pub fn run(cli: Cli, printer: &mut Printer) -> ExitCode {
             },
             printer,
         ),
+        Command::Console(ConsoleCommand::Revoke {
+            place,
+            org,
+            login,
+            name,
+        }) => console::revoke(
+            console::Place {
+                data: place.data,
+                database_url: place.database_url,
+            },
+            &org,
+            &login,
+            &name,
+            printer,
+        ),
         Command::Console(ConsoleCommand::Token {
             place,
             org,

@@ -618,6 +618,17 @@ fn a_ticked_deploy_reaches_the_audit_log_from_its_records() {
     let console = Console::start();
     let (mut job, sha, number) = scanned(&bed, &console);
     let token = console.token("octo", "alice");
+    let network_in_org_view = || {
+        let (_, org) = console.get("/api/v1/orgs/octo", Some(&token));
+        org["stacks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["stack"] == "network")
+            .map(|s| s["word"].as_str().unwrap().to_owned())
+            .unwrap()
+    };
+    assert_eq!(network_in_org_view(), "pending");
     tick(&bed, number, "alice", "network");
     let resolved = on_edit(&bed, &mut job, &sha, number, &[("mode", "resolve")]);
     assert_eq!(resolved.code, Some(0), "{}", resolved.log);
@@ -652,6 +663,14 @@ fn a_ticked_deploy_reaches_the_audit_log_from_its_records() {
         std::thread::sleep(Duration::from_millis(100));
     };
     assert_valid(&reference, "Deploy", &deploy);
+    let started = Instant::now();
+    while network_in_org_view() == "pending" {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the org view, drawn again once the dashboard moved on, no longer says pending"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
     let (_, ours) = console.get("/api/v1/openapi.json", None);
     assert_valid_by_ours(
         &ours,
@@ -728,4 +747,71 @@ fn the_console_describes_its_own_api_at_the_reference_s_paths() {
         "/error",
         &error,
     );
+}
+
+#[test]
+fn a_revoked_token_stops_working_and_a_token_has_120_reads_a_minute() {
+    let reference = reference();
+    let console = Console::start();
+    let token = console.token("octo", "alice");
+    assert_eq!(console.get("/api/v1/me", Some(&token)).0, 200);
+    let revoke = |name: &str| {
+        Command::new(env!("CARGO_BIN_EXE_sluiceway"))
+            .args([
+                "console", "revoke", "--org", "octo", "--login", "alice", "--name", name, "--data",
+            ])
+            .arg(console.data.path())
+            .output()
+            .unwrap()
+    };
+    assert_eq!(
+        revoke("somewhere else").status.code(),
+        Some(1),
+        "no such token"
+    );
+    let revoked = revoke("tests");
+    assert_eq!(
+        revoked.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&revoked.stderr)
+    );
+    let (status, error) = console.get("/api/v1/me", Some(&token));
+    assert_eq!(
+        (status, error["code"].as_str()),
+        (401, Some("token-not-working"))
+    );
+
+    let token = console.token("octo", "alice");
+    let client = reqwest::blocking::Client::new();
+    let mut answers = (0..121).map(|_| {
+        client
+            .get(format!("{}/api/v1/me", console.url))
+            .bearer_auth(&token)
+            .send()
+            .unwrap()
+    });
+    // The minute may turn during the run: then the count starts again, and a second
+    // run of 121 meets the limit.
+    let limited = answers.find(|a| a.status().as_u16() == 429).or_else(|| {
+        (0..121)
+            .map(|_| {
+                client
+                    .get(format!("{}/api/v1/me", console.url))
+                    .bearer_auth(&token)
+                    .send()
+                    .unwrap()
+            })
+            .find(|a| a.status().as_u16() == 429)
+    });
+    let limited = limited.expect("the 121st read in a minute is refused");
+    let retry: u64 = limited.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&retry), "{retry}");
+    let error: Value = limited.json().unwrap();
+    assert_eq!(error["code"], "rate-limited");
+    assert_valid(&reference, "Error", &error);
 }

@@ -7,9 +7,12 @@
 mod document;
 mod error;
 mod limits;
+mod views;
 
+use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, header};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use schemars::JsonSchema;
@@ -17,6 +20,7 @@ use serde::Serialize;
 
 pub use error::ApiError;
 pub use limits::Limits;
+pub use views::OrgViews;
 
 use crate::Console;
 use crate::store::{KeptDeploy, KeptRepo, KeptToken};
@@ -200,10 +204,16 @@ async fn org(
     State(console): State<Console>,
     headers: HeaderMap,
     Path(org): Path<String>,
-) -> Result<Json<Org>, ApiError> {
+) -> Result<Response, ApiError> {
     let caller = caller(&console, &headers).await?;
-    let org = caller.org(&org)?;
-    let repos = console.store.repos(&caller.token.org).await?;
+    caller.org(&org)?;
+    let org = caller.token.org.as_str();
+    // The version is read before the facts: an answer is never labelled newer than it is.
+    let version = console.store.version(org).await?;
+    if let Some(answer) = console.org_views.answer(org, version) {
+        return Ok(json_bytes(answer));
+    }
+    let repos = console.store.repos(org).await?;
     let all = || repos.iter().flat_map(|r| r.stacks.iter());
     let mut stacks: Vec<StackLine> = repos
         .iter()
@@ -215,7 +225,7 @@ async fn org(
         at: r.scan.at.to_string(),
         repo: r.place.name.clone(),
     });
-    Ok(Json(Org {
+    let answer = Org {
         org: console.org_line(org, &repos),
         counts: Counts::of(all()),
         total: all().count(),
@@ -229,7 +239,14 @@ async fn org(
             sentence: None,
         },
         unshared: None,
-    }))
+    };
+    let bytes = Bytes::from(serde_json::to_vec(&answer).map_err(|_| ApiError::Unavailable)?);
+    console.org_views.keep(org, version, bytes.clone());
+    Ok(json_bytes(bytes))
+}
+
+fn json_bytes(bytes: Bytes) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], bytes).into_response()
 }
 
 /// One repository's view: its last scan and its stacks.
@@ -259,10 +276,8 @@ async fn kept_repo(
     caller.org(org)?;
     console
         .store
-        .repos(&caller.token.org)
+        .repo(&caller.token.org, repo)
         .await?
-        .into_iter()
-        .find(|kept| kept.place.name.eq_ignore_ascii_case(repo))
         .ok_or(ApiError::NotFound)
 }
 

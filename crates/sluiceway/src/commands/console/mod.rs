@@ -96,6 +96,50 @@ pub struct Place {
     pub database_url: Option<String>,
 }
 
+/// Opens the store a place names, making its data folder for SQLite.
+fn open_store(runtime: &tokio::runtime::Runtime, place: Place) -> Result<Store, String> {
+    let (data, url) =
+        sluiceway_console::settings::database(place.data, place.database_url, &default_data())
+            .map_err(|e| e.to_string())?;
+    runtime.block_on(async {
+        if url.starts_with("sqlite:") {
+            std::fs::create_dir_all(&data)
+                .map_err(|e| format!("the data folder could not be made: {}", e.kind()))?;
+        }
+        Store::open(&url).await.map_err(|e| e.to_string())
+    })
+}
+
+pub fn revoke(place: Place, org: &str, login: &str, name: &str, printer: &mut Printer) -> Outcome {
+    let Some(runtime) = runtime(printer) else {
+        return Outcome::Failed;
+    };
+    let revoked = open_store(&runtime, place).and_then(|store| {
+        runtime
+            .block_on(store.revoke_tokens(org, login, name, jiff::Timestamp::now()))
+            .map_err(|e| e.to_string())
+    });
+    match revoked {
+        Ok(0) => {
+            printer.say(&format!(
+                "error: {login} has no live token named {name:?} in {org}."
+            ));
+            Outcome::Failed
+        }
+        Ok(n) => {
+            printer.say(&format!(
+                "Revoked {n} token{} of {login} in {org} named {name:?}.",
+                if n == 1 { "" } else { "s" }
+            ));
+            Outcome::Done
+        }
+        Err(e) => {
+            printer.say(&format!("error: {e}"));
+            Outcome::Failed
+        }
+    }
+}
+
 pub fn token(
     place: Place,
     org: &str,
@@ -104,17 +148,6 @@ pub fn token(
     days: u16,
     printer: &mut Printer,
 ) -> Outcome {
-    let (data, url) = match sluiceway_console::settings::database(
-        place.data,
-        place.database_url,
-        &default_data(),
-    ) {
-        Ok(found) => found,
-        Err(e) => {
-            printer.say(&format!("error: {e}"));
-            return Outcome::Failed;
-        }
-    };
     let minted = match tokens::mint(days, jiff::Timestamp::now()) {
         Ok(minted) => minted,
         Err(e) => {
@@ -132,15 +165,9 @@ pub fn token(
         expires_at: minted.expires_at,
         revoked: false,
     };
-    let added = runtime.block_on(async {
-        if url.starts_with("sqlite:") {
-            std::fs::create_dir_all(&data)
-                .map_err(|e| format!("the data folder could not be made: {}", e.kind()))?;
-        }
-        let store = Store::open(&url).await.map_err(|e| e.to_string())?;
-        store
-            .add_token(&minted.hash, &kept)
-            .await
+    let added = open_store(&runtime, place).and_then(|store| {
+        runtime
+            .block_on(store.add_token(&minted.hash, &kept))
             .map_err(|e| e.to_string())
     });
     match added {
