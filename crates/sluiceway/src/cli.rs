@@ -196,15 +196,8 @@ pub enum ConsoleCommand {
     Token {
         #[command(flatten)]
         place: ConsolePlace,
-        /// The org the token is for.
-        #[arg(long)]
-        org: String,
-        /// The person it acts as, by GitHub login.
-        #[arg(long)]
-        login: String,
-        /// A name that says where the token is used.
-        #[arg(long)]
-        name: String,
+        #[command(flatten)]
+        token: TokenName,
         /// How long it lives: 30, 90 or 365 days.
         #[arg(long, default_value_t = 90)]
         days: u16,
@@ -214,16 +207,23 @@ pub enum ConsoleCommand {
     Revoke {
         #[command(flatten)]
         place: ConsolePlace,
-        /// The org the token is for.
-        #[arg(long)]
-        org: String,
-        /// The person it acts as, by GitHub login.
-        #[arg(long)]
-        login: String,
-        /// The name the token was made with.
-        #[arg(long)]
-        name: String,
+        #[command(flatten)]
+        token: TokenName,
     },
+}
+
+/// A personal token's org, person and name.
+#[derive(Debug, clap::Args)]
+pub struct TokenName {
+    /// The org the token is for.
+    #[arg(long)]
+    pub org: String,
+    /// The person it acts as, by GitHub login.
+    #[arg(long)]
+    pub login: String,
+    /// The name that says where the token is used.
+    #[arg(long)]
+    pub name: String,
 }
 
 /// Where a console keeps its facts.

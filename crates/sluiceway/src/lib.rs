@@ -81,35 +81,18 @@ pub fn run(cli: Cli, printer: &mut Printer) -> ExitCode {
             },
             printer,
         ),
-        Command::Console(ConsoleCommand::Revoke {
-            place,
-            org,
-            login,
-            name,
-        }) => console::revoke(
-            console::Place {
-                data: place.data,
-                database_url: place.database_url,
-            },
-            &org,
-            &login,
-            &name,
+        Command::Console(ConsoleCommand::Revoke { place, token }) => console::revoke(
+            console_place(place),
+            &token.org,
+            &token.login,
+            &token.name,
             printer,
         ),
-        Command::Console(ConsoleCommand::Token {
-            place,
-            org,
-            login,
-            name,
-            days,
-        }) => console::token(
-            console::Place {
-                data: place.data,
-                database_url: place.database_url,
-            },
-            &org,
-            &login,
-            &name,
+        Command::Console(ConsoleCommand::Token { place, token, days }) => console::token(
+            console_place(place),
+            &token.org,
+            &token.login,
+            &token.name,
             days,
             printer,
         ),
@@ -145,4 +128,12 @@ pub fn run(cli: Cli, printer: &mut Printer) -> ExitCode {
         }
     };
     outcome.into()
+}
+
+/// Where the command line says a console keeps its facts.
+fn console_place(place: cli::ConsolePlace) -> console::Place {
+    console::Place {
+        data: place.data,
+        database_url: place.database_url,
+    }
 }

@@ -128,15 +128,11 @@ fn assert_valid(reference: &Value, schema: &str, answer: &Value) {
         "$ref": format!("#/components/schemas/{schema}"),
         "components": reference["components"],
     });
-    let validator = jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .build(&root)
-        .unwrap();
-    let problems: Vec<String> = validator
-        .iter_errors(answer)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect();
-    assert_eq!(problems, Vec::<String>::new(), "{schema}: {answer:#}");
+    assert_eq!(
+        problems(&root, answer),
+        Vec::<String>::new(),
+        "{schema}: {answer:#}"
+    );
 }
 
 /// Holds `answer` to what the console's own document says `path` answers.
@@ -149,15 +145,22 @@ fn assert_valid_by_ours(ours: &Value, path: &str, answer: &Value) {
     );
     let mut root = schema.clone();
     root["components"] = ours["components"].clone();
-    let validator = jsonschema::options()
+    assert_eq!(
+        problems(&root, answer),
+        Vec::<String>::new(),
+        "{path}: {answer:#}"
+    );
+}
+
+/// What a JSON Schema (2020-12) finds wrong with `answer`, each with its place.
+fn problems(schema: &Value, answer: &Value) -> Vec<String> {
+    jsonschema::options()
         .with_draft(jsonschema::Draft::Draft202012)
-        .build(&root)
-        .unwrap();
-    let problems: Vec<String> = validator
+        .build(schema)
+        .unwrap()
         .iter_errors(answer)
         .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect();
-    assert_eq!(problems, Vec::<String>::new(), "{path}: {answer:#}");
+        .collect()
 }
 
 /// Waits until `at_least` deliveries were made (a delivery is listed once it was

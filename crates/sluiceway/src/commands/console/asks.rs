@@ -161,17 +161,9 @@ pub fn status(app: Option<&str>, repo: Option<&str>, json: bool, printer: &mut P
         };
         remote::get(&app, &sign_in.token, &path)
     };
-    match asked() {
-        Ok(answer) if json => {
-            printer.result(&format!("{answer:#}\n"));
-            Outcome::Done
-        }
-        Ok(answer) => {
-            printer.result(&status_text(&answer, repo.is_some()));
-            Outcome::Done
-        }
-        Err(failure) => failed(failure, json, printer),
-    }
+    print(asked(), json, printer, |answer| {
+        status_text(answer, repo.is_some())
+    })
 }
 
 pub fn stack(
@@ -191,13 +183,23 @@ pub fn stack(
         );
         remote::get(&app, &sign_in.token, &path)
     };
-    match asked() {
+    print(asked(), json, printer, stack_text)
+}
+
+/// Prints what the console answered: as it came with `--json`, else as `text` draws it.
+fn print(
+    asked: Result<Value, Failure>,
+    json: bool,
+    printer: &mut Printer,
+    text: impl Fn(&Value) -> String,
+) -> Outcome {
+    match asked {
         Ok(answer) if json => {
             printer.result(&format!("{answer:#}\n"));
             Outcome::Done
         }
         Ok(answer) => {
-            printer.result(&stack_text(&answer));
+            printer.result(&text(&answer));
             Outcome::Done
         }
         Err(failure) => failed(failure, json, printer),
