@@ -104,6 +104,48 @@ impl fmt::Display for TickRule {
     }
 }
 
+/// What GitHub says one person may do in a repository, asked live at each tick.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Access {
+    pub login: String,
+    pub push: bool,
+    pub maintain: bool,
+    pub admin: bool,
+}
+
+/// Why a tick rule turns a person away.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuleRefusal {
+    /// The person cannot write to the repository.
+    NoWriteAccess,
+    /// The person can write, but the stack's rule asks for more.
+    RuleNotMet,
+}
+
+impl TickRule {
+    /// Whether a person with `access` may ask for a deploy: write access first, then the
+    /// rule, which only narrows (decision 0018). The action's modes and the console both
+    /// judge with this, so a tick is judged alike wherever it is made.
+    pub fn admits(&self, access: &Access) -> Result<(), RuleRefusal> {
+        if !access.push {
+            return Err(RuleRefusal::NoWriteAccess);
+        }
+        let meets = match self {
+            TickRule::AtLeast(PermissionLevel::Write) => true,
+            TickRule::AtLeast(PermissionLevel::Maintain) => access.maintain || access.admin,
+            TickRule::AtLeast(PermissionLevel::Admin) => access.admin,
+            TickRule::Logins(logins) => {
+                logins.iter().any(|l| l.eq_ignore_ascii_case(&access.login))
+            }
+        };
+        if meets {
+            Ok(())
+        } else {
+            Err(RuleRefusal::RuleNotMet)
+        }
+    }
+}
+
 /// A Helm chart: in the repository, or a reference pinned to an exact version.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Chart {

@@ -5,8 +5,7 @@
 
 use std::collections::HashMap;
 
-use sluiceway_core::config::PermissionLevel;
-use sluiceway_core::stack::TickRule;
+use sluiceway_core::stack::{Access, RuleRefusal, TickRule};
 use sluiceway_github::{Actor, ActorKind, GitHub, Permission};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,11 +74,16 @@ impl<'a> TickCheck<'a> {
         match lookup {
             Lookup::Gone => Verdict::Refused(Refusal::AccountGone),
             Lookup::Silent => Verdict::Unverified,
-            Lookup::Known(permission) if !permission.push => {
-                Verdict::Refused(Refusal::NoWriteAccess)
-            }
-            Lookup::Known(permission) if meets(permission, rule) => Verdict::Allowed,
-            Lookup::Known(_) => Verdict::Refused(Refusal::RuleNotMet),
+            Lookup::Known(permission) => match rule.admits(&Access {
+                login: permission.login.clone(),
+                push: permission.push,
+                maintain: permission.maintain,
+                admin: permission.admin,
+            }) {
+                Ok(()) => Verdict::Allowed,
+                Err(RuleRefusal::NoWriteAccess) => Verdict::Refused(Refusal::NoWriteAccess),
+                Err(RuleRefusal::RuleNotMet) => Verdict::Refused(Refusal::RuleNotMet),
+            },
         }
     }
 }
@@ -89,15 +93,4 @@ fn is_person(actor: &Actor) -> bool {
     actor.kind == ActorKind::User
         && !actor.login.is_empty()
         && !actor.login.eq_ignore_ascii_case("ghost")
-}
-
-fn meets(permission: &Permission, rule: &TickRule) -> bool {
-    match rule {
-        TickRule::AtLeast(PermissionLevel::Write) => permission.push,
-        TickRule::AtLeast(PermissionLevel::Maintain) => permission.maintain || permission.admin,
-        TickRule::AtLeast(PermissionLevel::Admin) => permission.admin,
-        TickRule::Logins(logins) => logins
-            .iter()
-            .any(|l| l.eq_ignore_ascii_case(&permission.login)),
-    }
 }
