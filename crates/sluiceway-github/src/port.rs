@@ -281,6 +281,12 @@ pub struct CheckRun {
     /// What the writer filed it under: a preview page's diff hash, so a page whose
     /// content is the same is not written again.
     pub external_id: Option<String>,
+    /// The commit it is on.
+    pub head_sha: String,
+    /// Its output's title and text: a preview page's counts and its list of changes.
+    pub title: Option<String>,
+    pub text: Option<String>,
+    pub completed_at: Option<Timestamp>,
 }
 
 /// A stack's preview page: a completed, neutral check run on the scanned commit.
@@ -316,6 +322,10 @@ pub struct WorkflowRun {
     pub html_url: String,
     /// `run_started_at`, else `created_at`.
     pub started_at: Timestamp,
+    /// The branch the run ran on: the default branch for a dashboard's scan.
+    pub head_branch: Option<String>,
+    /// The workflow's file, as a dispatch names it; `None` for a workflow GitHub made.
+    pub workflow_file: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -203,6 +203,10 @@ pub(crate) fn check_run(read: Read<'_>) -> Result<CheckRun, GitHubError> {
         name: read.text("name")?,
         html_url: read.text("html_url")?,
         external_id: read.opt_text("external_id").filter(|id| !id.is_empty()),
+        head_sha: read.opt_text("head_sha").unwrap_or_default(),
+        title: read.opt_text("output.title"),
+        text: read.opt_text("output.text"),
+        completed_at: read.opt_text("completed_at").and_then(|at| at.parse().ok()),
     })
 }
 
@@ -219,7 +223,18 @@ pub(crate) fn workflow_run(read: Read<'_>) -> Result<WorkflowRun, GitHubError> {
         conclusion: read.opt_text("conclusion"),
         html_url: read.text("html_url")?,
         started_at: read.time(started)?,
+        head_branch: read.opt_text("head_branch"),
+        workflow_file: read
+            .opt_text("path")
+            .and_then(|path| workflow_file(&path).map(str::to_owned)),
     })
+}
+
+/// The workflow's file name from a run's `path`: `.github/workflows/<file>`, which a
+/// dispatch names it by. A dynamic workflow's path (`dynamic/…`) names no file.
+fn workflow_file(path: &str) -> Option<&str> {
+    path.strip_prefix(".github/workflows/")
+        .filter(|file| !file.is_empty() && !file.contains('/'))
 }
 
 pub(crate) fn changed_file(read: Read<'_>) -> Result<ChangedFile, GitHubError> {
