@@ -91,6 +91,23 @@ pub enum Act {
         url: String,
         secret: String,
     },
+    /// Makes a person a member of an organization.
+    AddMember {
+        org: String,
+        login: String,
+    },
+    /// Registers a GitHub App by the public half of its key; answers it: its id, and
+    /// its sign-in's client id and secret.
+    AddApp {
+        slug: String,
+        public_key_pem: String,
+    },
+    /// Installs an app on an account; answers the installation's id.
+    Install {
+        app: u64,
+        account: String,
+        permissions: BTreeMap<String, Level>,
+    },
     AddWorkflow {
         repo: String,
         file: String,
@@ -206,6 +223,19 @@ impl Act {
                 });
                 json!(null)
             }
+            Act::AddApp {
+                slug,
+                public_key_pem,
+            } => json!(w.add_app(slug, public_key_pem)),
+            Act::AddMember { org, login } => {
+                w.add_member(org, login)?;
+                json!(null)
+            }
+            Act::Install {
+                app,
+                account,
+                permissions,
+            } => json!(w.install(*app, account, permissions.clone())?),
             Act::AddWorkflow { repo, file } => json!(w.add_workflow(repo, file)?),
             Act::CreateIssue {
                 repo,

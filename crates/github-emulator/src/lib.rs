@@ -6,10 +6,12 @@
 //! read every violation of them through [`Emulator::violations`].
 
 mod admin;
+pub mod apps;
 pub mod description;
 mod faults;
 mod graphql;
 pub mod hooks;
+mod oauth;
 mod rest;
 mod server;
 mod shapes;

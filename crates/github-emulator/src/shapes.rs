@@ -67,6 +67,67 @@ pub(crate) fn user(site: &Site, account: &Account) -> Value {
     })
 }
 
+/// A person as `GET /user` answers a token that is not theirs alone to read in full.
+pub(crate) fn public_user(site: &Site, account: &Account) -> Value {
+    let mut user = user(site, account);
+    let created = time(Timestamp::UNIX_EPOCH);
+    for (key, value) in [
+        ("user_view_type", json!("public")),
+        ("name", Value::Null),
+        ("company", Value::Null),
+        ("blog", Value::Null),
+        ("location", Value::Null),
+        ("email", Value::Null),
+        ("hireable", Value::Null),
+        ("bio", Value::Null),
+        ("public_repos", json!(0)),
+        ("public_gists", json!(0)),
+        ("followers", json!(0)),
+        ("following", json!(0)),
+        ("created_at", json!(created)),
+        ("updated_at", json!(created)),
+    ] {
+        user[key] = value;
+    }
+    user
+}
+
+/// An app's installation on an account, as `GET /repos/{owner}/{repo}/installation`
+/// answers it.
+pub(crate) fn installation(
+    world: &World,
+    site: &Site,
+    installation: &crate::apps::Installation,
+) -> Value {
+    let slug = world
+        .apps
+        .iter()
+        .find(|a| a.id == installation.app)
+        .map(|a| a.slug.clone())
+        .unwrap_or_default();
+    let account = world.account(&installation.account);
+    let id = installation.id;
+    json!({
+        "id": id,
+        "account": account.map(|a| user(site, a)),
+        "repository_selection": "all",
+        "access_tokens_url": format!("{}/app/installations/{id}/access_tokens", site.api),
+        "repositories_url": format!("{}/installation/repositories", site.api),
+        "html_url": format!("{}/organizations/{}/settings/installations/{id}", site.html, installation.account),
+        "app_id": installation.app,
+        "app_slug": slug,
+        "target_id": account.map_or(0, |a| a.id),
+        "target_type": account.map_or("Organization", |a| a.kind.name()),
+        "permissions": installation.permissions,
+        "events": ["issues", "deployment", "deployment_status", "workflow_run"],
+        "created_at": time(installation.created_at),
+        "updated_at": time(installation.created_at),
+        "single_file_name": null,
+        "suspended_by": null,
+        "suspended_at": null,
+    })
+}
+
 /// A login the world may not know (a deleted account reads as GitHub's `ghost`).
 pub(crate) fn user_by_login(world: &World, site: &Site, login: &str) -> Value {
     match world.account(login) {

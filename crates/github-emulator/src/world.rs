@@ -25,6 +25,17 @@ pub struct World {
     /// The webhooks deliveries are made to (a GitHub App's).
     #[serde(default)]
     pub hooks: Vec<crate::hooks::Hook>,
+    /// GitHub Apps registered here, and where they are installed.
+    #[serde(default)]
+    pub apps: Vec<crate::apps::App>,
+    #[serde(default)]
+    pub installations: Vec<crate::apps::Installation>,
+    /// Approvals of an app's sign-in whose code was not traded yet.
+    #[serde(default)]
+    pub approvals: Vec<crate::oauth::Approval>,
+    /// Organization → its members' logins (lowercase).
+    #[serde(default)]
+    pub members: BTreeMap<String, std::collections::BTreeSet<String>>,
     /// How many deliveries were made so far: the next delivery id follows it.
     #[serde(default)]
     pub deliveries_made: u64,
@@ -276,6 +287,10 @@ impl World {
             tokens: BTreeMap::new(),
             repos: BTreeMap::new(),
             hooks: Vec::new(),
+            apps: Vec::new(),
+            installations: Vec::new(),
+            approvals: Vec::new(),
+            members: BTreeMap::new(),
             deliveries_made: 0,
             happened: Vec::new(),
         };

@@ -14,12 +14,14 @@ use crate::shapes;
 use crate::world::{Refusal, World};
 
 mod actions;
+mod apps;
 mod checks;
 mod collaborators;
 mod commits;
 mod deployments;
 mod issues;
 mod pulls;
+mod users;
 
 pub(crate) fn routes() -> Router<Shared> {
     Router::new()
@@ -86,6 +88,16 @@ pub(crate) fn routes() -> Router<Shared> {
         .route(
             "/repos/{owner}/{repo}/pulls/{pull_number}/merge",
             put(pulls::merge_pull),
+        )
+        .route("/user", get(users::authenticated))
+        .route("/orgs/{org}/members/{username}", get(users::member))
+        .route(
+            "/repos/{owner}/{repo}/installation",
+            get(apps::repo_installation),
+        )
+        .route(
+            "/app/installations/{installation_id}/access_tokens",
+            post(apps::access_token),
         )
         .route(
             "/repos/{owner}/{repo}/contents/{*path}",
