@@ -11,6 +11,7 @@ pub mod marker;
 pub mod outside;
 pub mod pictures;
 pub mod preview_page;
+pub mod preview_reader;
 pub mod reader;
 mod rows;
 pub mod shipped;
