@@ -5,13 +5,21 @@
 //! deploys.
 
 pub mod api;
+pub mod catch_up;
+pub mod config;
 pub mod facts;
+pub mod github_app;
 mod hooks;
+pub mod preview;
+pub mod rescan;
 pub mod settings;
+mod signin;
 pub mod store;
+pub mod tick;
 pub mod tokens;
 pub mod view;
 pub mod webhook;
+mod workflow;
 
 use std::sync::Arc;
 
@@ -31,12 +39,15 @@ pub struct Console {
     store: Store,
     limits: Arc<api::Limits>,
     org_views: Arc<api::OrgViews>,
+    app: Arc<github_app::GitHubApp>,
     clock: Clock,
 }
 
 impl Console {
     pub fn new(settings: Settings, store: Store, clock: Clock) -> Console {
+        let app = github_app::GitHubApp::new(settings.app.clone(), settings.github.clone());
         Console {
+            app: Arc::new(app),
             settings: Arc::new(settings),
             store,
             limits: Arc::default(),
@@ -53,6 +64,7 @@ impl Console {
                 api::routes().fallback(|| async { api::ApiError::NotFound }),
             )
             .merge(hooks::routes())
+            .merge(signin::routes())
             .with_state(self)
     }
 }
@@ -95,7 +107,13 @@ pub async fn serve(
         reason: e.kind(),
     })?;
     listening(bound);
+    let mut settings = settings;
+    if settings.public_url_follows_listen {
+        settings.public_url = format!("http://{bound}");
+    }
+    let catch_up_every = settings.catch_up_every;
     let console = Console::new(settings, store, Arc::new(Timestamp::now));
+    tokio::spawn(catch_up::every(console.clone(), catch_up_every));
     axum::serve(listener, console.router())
         .with_graceful_shutdown(stop)
         .await

@@ -6,6 +6,8 @@ use std::fmt;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
+use sluiceway_github::Endpoints;
+
 /// A setting, by the flag and the environment variable that give it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Setting {
@@ -15,6 +17,15 @@ pub enum Setting {
     DatabaseUrl,
     WebhookSecret,
     WebhookSecretFile,
+    GitHubApiUrl,
+    AppId,
+    AppKey,
+    AppKeyFile,
+    CatchUpEvery,
+    GitHubUrl,
+    SignInClientId,
+    SignInClientSecret,
+    SignInClientSecretFile,
 }
 
 impl Setting {
@@ -26,6 +37,15 @@ impl Setting {
             Setting::DatabaseUrl => "--database-url",
             Setting::WebhookSecret => "--webhook-secret",
             Setting::WebhookSecretFile => "--webhook-secret-file",
+            Setting::GitHubApiUrl => "--github-api-url",
+            Setting::AppId => "--app-id",
+            Setting::AppKey => "--app-key",
+            Setting::AppKeyFile => "--app-key-file",
+            Setting::CatchUpEvery => "--catch-up-every",
+            Setting::GitHubUrl => "--github-url",
+            Setting::SignInClientId => "--client-id",
+            Setting::SignInClientSecret => "--client-secret",
+            Setting::SignInClientSecretFile => "--client-secret-file",
         }
     }
 
@@ -37,6 +57,15 @@ impl Setting {
             Setting::DatabaseUrl => "SLUICEWAY_CONSOLE_DATABASE_URL",
             Setting::WebhookSecret => "SLUICEWAY_CONSOLE_WEBHOOK_SECRET",
             Setting::WebhookSecretFile => "SLUICEWAY_CONSOLE_WEBHOOK_SECRET_FILE",
+            Setting::GitHubApiUrl => "SLUICEWAY_CONSOLE_GITHUB_API_URL",
+            Setting::AppId => "SLUICEWAY_CONSOLE_APP_ID",
+            Setting::AppKey => "SLUICEWAY_CONSOLE_APP_KEY",
+            Setting::AppKeyFile => "SLUICEWAY_CONSOLE_APP_KEY_FILE",
+            Setting::CatchUpEvery => "SLUICEWAY_CONSOLE_CATCH_UP_EVERY",
+            Setting::GitHubUrl => "SLUICEWAY_CONSOLE_GITHUB_URL",
+            Setting::SignInClientId => "SLUICEWAY_CONSOLE_CLIENT_ID",
+            Setting::SignInClientSecret => "SLUICEWAY_CONSOLE_CLIENT_SECRET",
+            Setting::SignInClientSecretFile => "SLUICEWAY_CONSOLE_CLIENT_SECRET_FILE",
         }
     }
 }
@@ -46,7 +75,9 @@ impl fmt::Display for Setting {
         match self {
             // The secret itself is never a flag: a command line is seen by every user
             // of the machine.
-            Setting::WebhookSecret => write!(f, "{}", self.env()),
+            Setting::WebhookSecret | Setting::AppKey | Setting::SignInClientSecret => {
+                write!(f, "{}", self.env())
+            }
             _ => write!(f, "{} ({})", self.flag(), self.env()),
         }
     }
@@ -76,6 +107,17 @@ pub struct Given {
     pub database_url: Option<String>,
     pub webhook_secret: Option<String>,
     pub webhook_secret_file: Option<PathBuf>,
+    pub github_api_url: Option<String>,
+    pub app_id: Option<String>,
+    /// The app's private key in PEM, from the environment only.
+    pub app_key: Option<String>,
+    pub app_key_file: Option<PathBuf>,
+    pub catch_up_every: Option<String>,
+    pub github_url: Option<String>,
+    pub client_id: Option<String>,
+    /// The app's client secret, from the environment only.
+    pub client_secret: Option<String>,
+    pub client_secret_file: Option<PathBuf>,
 }
 
 /// The settings a console runs with.
@@ -85,10 +127,39 @@ pub struct Settings {
     /// Where people and the command line reach the console, without a final slash: the
     /// start of every page address an answer gives.
     pub public_url: String,
+    /// No public URL was given, so it is the address the console binds (port 0 picks
+    /// one when it listens).
+    pub public_url_follows_listen: bool,
     /// The folder the SQLite database lives in when no database URL is given.
     pub data: PathBuf,
     pub database_url: String,
     pub webhook_secret: Vec<u8>,
+    /// Where GitHub's API is, GitHub.com's or an Enterprise Server's.
+    pub github: Endpoints,
+    /// The GitHub App the console is: its id and the key that signs its tokens.
+    pub app: AppIdentity,
+    /// How often every kept dashboard is read again from GitHub, for deliveries lost or
+    /// sent while the console was down.
+    pub catch_up_every: std::time::Duration,
+    /// Signing in with GitHub, when the app's client id and secret are given.
+    pub sign_in: Option<SignInClient>,
+}
+
+/// What the console's sign-in asks GitHub with: the app's client id and secret, and
+/// GitHub's web address, where a person approves.
+#[derive(Clone)]
+pub struct SignInClient {
+    pub client_id: String,
+    pub client_secret: String,
+    /// GitHub's pages, without a final slash: `https://github.com` unless given.
+    pub web: String,
+}
+
+/// A GitHub App's id and private key.
+#[derive(Clone)]
+pub struct AppIdentity {
+    pub id: u64,
+    pub key: jsonwebtoken::EncodingKey,
 }
 
 impl fmt::Debug for Settings {
@@ -99,11 +170,20 @@ impl fmt::Debug for Settings {
             .field("data", &self.data)
             .field("database_url", &"(not shown)")
             .field("webhook_secret", &"(not shown)")
+            .field("github", &self.github.rest.as_str())
+            .field("app", &self.app.id)
+            .field("catch_up_every", &self.catch_up_every)
+            .field(
+                "sign_in",
+                &self.sign_in.as_ref().map(|c| (&c.client_id, &c.web)),
+            )
             .finish()
     }
 }
 
 const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
+/// Five minutes: a lost delivery is mended within them, at one read per dashboard.
+const DEFAULT_CATCH_UP_SECONDS: u64 = 300;
 
 impl Settings {
     /// Checks what was given; `default_data` is the data folder when none is.
@@ -117,42 +197,130 @@ impl Settings {
                 setting: Setting::Listen,
                 expected: "an address and port, such as 127.0.0.1:8080",
             })?;
+        let public_url_follows_listen = given.public_url.is_none();
         let public_url = match given.public_url {
             Some(url) => checked_url(&url)?,
             None => format!("http://{listen}"),
         };
         let (data, database_url) = database(given.data, given.database_url, default_data)?;
-        let webhook_secret = match (given.webhook_secret, given.webhook_secret_file) {
-            (Some(_), Some(_)) => {
-                return Err(SettingsError::Both(
-                    Setting::WebhookSecret,
-                    Setting::WebhookSecretFile,
-                ));
-            }
-            (Some(secret), None) => secret.into_bytes(),
-            (None, Some(file)) => std::fs::read_to_string(&file)
-                .map_err(|e| SettingsError::Unreadable {
-                    setting: Setting::WebhookSecretFile,
-                    reason: e.kind().to_string(),
-                })?
-                .trim_end_matches(['\n', '\r'])
-                .as_bytes()
-                .to_vec(),
-            (None, None) => return Err(SettingsError::Missing(Setting::WebhookSecret)),
-        };
+        let webhook_secret = secret_of(
+            given.webhook_secret,
+            given.webhook_secret_file,
+            (Setting::WebhookSecret, Setting::WebhookSecretFile),
+        )?
+        .trim_end_matches(['\n', '\r'])
+        .as_bytes()
+        .to_vec();
         if webhook_secret.is_empty() {
             return Err(SettingsError::Bad {
                 setting: Setting::WebhookSecret,
                 expected: "a secret of at least one character",
             });
         }
+        let api = given
+            .github_api_url
+            .unwrap_or_else(|| "https://api.github.com".to_owned());
+        let github = Endpoints::from_vars(|name| (name == "GITHUB_API_URL").then(|| api.clone()))
+            .map_err(|_| SettingsError::Bad {
+            setting: Setting::GitHubApiUrl,
+            expected: "an http or https address",
+        })?;
+        let id = given
+            .app_id
+            .ok_or(SettingsError::Missing(Setting::AppId))?
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|id| *id > 0)
+            .ok_or(SettingsError::Bad {
+                setting: Setting::AppId,
+                expected: "the app's number, as GitHub shows it on the app's page",
+            })?;
+        let key_setting = if given.app_key_file.is_some() {
+            Setting::AppKeyFile
+        } else {
+            Setting::AppKey
+        };
+        let pem = secret_of(
+            given.app_key,
+            given.app_key_file,
+            (Setting::AppKey, Setting::AppKeyFile),
+        )?;
+        let key = jsonwebtoken::EncodingKey::from_rsa_pem(pem.as_bytes()).map_err(|_| {
+            SettingsError::Bad {
+                setting: key_setting,
+                expected: "the app's RSA private key in PEM, as GitHub gave it",
+            }
+        })?;
+        let catch_up_every = match given.catch_up_every {
+            None => DEFAULT_CATCH_UP_SECONDS,
+            Some(seconds) => seconds
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|s| *s > 0)
+                .ok_or(SettingsError::Bad {
+                    setting: Setting::CatchUpEvery,
+                    expected: "a whole number of seconds, 1 or more",
+                })?,
+        };
+        let sign_in = match (
+            given.client_id,
+            given.client_secret,
+            given.client_secret_file,
+        ) {
+            (None, None, None) => None,
+            (None, _, _) => return Err(SettingsError::Missing(Setting::SignInClientId)),
+            (Some(client_id), secret, file) => {
+                let client_secret = secret_of(
+                    secret,
+                    file,
+                    (Setting::SignInClientSecret, Setting::SignInClientSecretFile),
+                )?
+                .trim()
+                .to_owned();
+                let web = match given.github_url {
+                    Some(url) => checked(&url, Setting::GitHubUrl)?,
+                    None => "https://github.com".to_owned(),
+                };
+                Some(SignInClient {
+                    client_id: client_id.trim().to_owned(),
+                    client_secret,
+                    web,
+                })
+            }
+        };
         Ok(Settings {
             listen,
             public_url,
+            public_url_follows_listen,
             data,
             database_url,
             webhook_secret,
+            github,
+            app: AppIdentity { id, key },
+            catch_up_every: std::time::Duration::from_secs(catch_up_every),
+            sign_in,
         })
+    }
+}
+
+/// A secret given in the environment or in a file, never both; the file's text whole.
+fn secret_of(
+    given: Option<String>,
+    file: Option<PathBuf>,
+    (by_env, by_file): (Setting, Setting),
+) -> Result<String, SettingsError> {
+    match (given, file) {
+        (Some(_), Some(_)) => Err(SettingsError::Both(by_env, by_file)),
+        (Some(secret), None) => Ok(secret),
+        (None, Some(file)) => {
+            std::fs::read_to_string(&file).map_err(|e| SettingsError::Unreadable {
+                setting: by_file,
+                reason: e.kind().to_string(),
+            })
+        }
+        (None, None) => Err(SettingsError::Missing(by_env)),
     }
 }
 
@@ -183,8 +351,12 @@ fn is_database_url(url: &str) -> bool {
 }
 
 fn checked_url(url: &str) -> Result<String, SettingsError> {
+    checked(url, Setting::PublicUrl)
+}
+
+fn checked(url: &str, setting: Setting) -> Result<String, SettingsError> {
     let bad = SettingsError::Bad {
-        setting: Setting::PublicUrl,
+        setting,
         expected: "an http or https address with a host and no query",
     };
     let rest = url
@@ -201,9 +373,31 @@ fn checked_url(url: &str) -> Result<String, SettingsError> {
 mod tests {
     use super::*;
 
+    /// A fresh RSA key in PEM, as GitHub gives an app's, made by the system's OpenSSL.
+    fn app_key() -> String {
+        static KEY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+        KEY.get_or_init(|| {
+            let made = std::process::Command::new("openssl")
+                .args([
+                    "genpkey",
+                    "-algorithm",
+                    "RSA",
+                    "-pkeyopt",
+                    "rsa_keygen_bits:2048",
+                ])
+                .output()
+                .expect("openssl makes an app's key");
+            assert!(made.status.success());
+            String::from_utf8(made.stdout).unwrap()
+        })
+        .clone()
+    }
+
     fn given() -> Given {
         Given {
             webhook_secret: Some("s3cret-canary".into()),
+            app_id: Some("4242".into()),
+            app_key: Some(app_key()),
             ..Given::default()
         }
     }
@@ -218,7 +412,14 @@ mod tests {
             "sqlite:///var/lib/console/console.db"
         );
         assert_eq!(settings.webhook_secret, b"s3cret-canary");
-        assert!(!format!("{settings:?}").contains("canary"));
+        assert_eq!(settings.github.rest.as_str(), "https://api.github.com/");
+        assert_eq!(settings.app.id, 4242);
+        assert_eq!(settings.catch_up_every.as_secs(), 300);
+        let shown = format!("{settings:?}");
+        assert!(
+            !shown.contains("canary") && !shown.contains("PRIVATE"),
+            "{shown}"
+        );
     }
 
     #[test]
@@ -266,6 +467,73 @@ mod tests {
                     ..given()
                 },
                 "--webhook-secret-file (SLUICEWAY_CONSOLE_WEBHOOK_SECRET_FILE) names a file that could not be read: entity not found",
+            ),
+            (
+                Given {
+                    app_id: None,
+                    ..given()
+                },
+                "--app-id (SLUICEWAY_CONSOLE_APP_ID) is not set, and the console cannot start without it",
+            ),
+            (
+                Given {
+                    app_id: Some("canary".into()),
+                    ..given()
+                },
+                "--app-id (SLUICEWAY_CONSOLE_APP_ID) is not the app's number, as GitHub shows it on the app's page",
+            ),
+            (
+                Given {
+                    app_key: Some(
+                        "-----BEGIN PRIVATE KEY-----\ncanary\n-----END PRIVATE KEY-----\n".into(),
+                    ),
+                    ..given()
+                },
+                "SLUICEWAY_CONSOLE_APP_KEY is not the app's RSA private key in PEM, as GitHub gave it",
+            ),
+            (
+                Given {
+                    app_key: None,
+                    ..given()
+                },
+                "SLUICEWAY_CONSOLE_APP_KEY is not set, and the console cannot start without it",
+            ),
+            (
+                Given {
+                    client_secret: Some("canary".into()),
+                    ..given()
+                },
+                "--client-id (SLUICEWAY_CONSOLE_CLIENT_ID) is not set, and the console cannot start without it",
+            ),
+            (
+                Given {
+                    client_id: Some("Iv1.abc".into()),
+                    ..given()
+                },
+                "SLUICEWAY_CONSOLE_CLIENT_SECRET is not set, and the console cannot start without it",
+            ),
+            (
+                Given {
+                    client_id: Some("Iv1.abc".into()),
+                    client_secret: Some("canary".into()),
+                    github_url: Some("canary".into()),
+                    ..given()
+                },
+                "--github-url (SLUICEWAY_CONSOLE_GITHUB_URL) is not an http or https address with a host and no query",
+            ),
+            (
+                Given {
+                    catch_up_every: Some("0".into()),
+                    ..given()
+                },
+                "--catch-up-every (SLUICEWAY_CONSOLE_CATCH_UP_EVERY) is not a whole number of seconds, 1 or more",
+            ),
+            (
+                Given {
+                    github_api_url: Some("canary".into()),
+                    ..given()
+                },
+                "--github-api-url (SLUICEWAY_CONSOLE_GITHUB_API_URL) is not an http or https address",
             ),
         ];
         for (given, said) in cases {

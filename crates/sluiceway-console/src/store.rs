@@ -24,6 +24,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "versions",
         include_str!("../migrations/0003_versions.sql"),
     ),
+    (
+        4,
+        "sessions",
+        include_str!("../migrations/0004_sessions.sql"),
+    ),
 ];
 
 #[derive(Debug, thiserror::Error)]
@@ -64,6 +69,14 @@ pub struct KeptDeploy {
     pub repo: String,
     pub html_url: String,
     pub facts: DeployFacts,
+}
+
+/// A person signed in: who, the token the console's forms carry, and until when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptSession {
+    pub login: String,
+    pub form_token: String,
+    pub expires_at: Timestamp,
 }
 
 /// A personal token's person, org and life, found by the token's hash.
@@ -137,58 +150,44 @@ impl Store {
         if record_delivery(&mut tx, delivery, event, received_at).await? == Applied::Before {
             return Ok(Applied::Before);
         }
-        sqlx::query("DELETE FROM repos WHERE org = $1 AND name = $2")
-            .bind(&place.org)
-            .bind(&place.name)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query(
-            "INSERT INTO repos (org, name, org_kind, html_url, dashboard_number, dashboard_url, \
-             scan_sha, scan_run, scan_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-        )
-        .bind(&place.org)
-        .bind(&place.name)
-        .bind(&place.org_kind)
-        .bind(&place.html_url)
-        .bind(number(place.dashboard_number))
-        .bind(&place.dashboard_url)
-        .bind(&dashboard.scan.sha)
-        .bind(number(dashboard.scan.run))
-        .bind(dashboard.scan.at.to_string())
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query("DELETE FROM stacks WHERE org = $1 AND repo = $2")
-            .bind(&place.org)
-            .bind(&place.name)
-            .execute(&mut *tx)
-            .await?;
-        for stack in &dashboard.stacks {
-            sqlx::query(
-                "INSERT INTO stacks (org, repo, stack, state, creates, updates, replaces, \
-                 deletes, destroys, tracking, changed, gone, failed, busy, ticked) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
-            )
-            .bind(&place.org)
-            .bind(&place.name)
-            .bind(&stack.stack)
-            .bind(stack.state.name())
-            .bind(number(stack.creates))
-            .bind(number(stack.updates))
-            .bind(number(stack.replaces))
-            .bind(number(stack.deletes))
-            .bind(number(stack.destroys))
-            .bind(number(stack.tracking))
-            .bind(number(stack.changed))
-            .bind(number(stack.gone))
-            .bind(i64::from(stack.failed))
-            .bind(i64::from(stack.busy))
-            .bind(i64::from(stack.ticked))
-            .execute(&mut *tx)
-            .await?;
-        }
-        move_on(&mut tx, &place.org).await?;
+        write_dashboard(&mut tx, place, dashboard).await?;
         tx.commit().await?;
         Ok(Applied::Now)
+    }
+
+    /// Writes what a dashboard read from GitHub says, outside any delivery: the catch-up
+    /// after a restart or a delivery that never came.
+    pub async fn refresh_dashboard(
+        &self,
+        place: &RepoPlace,
+        dashboard: &Dashboard,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        write_dashboard(&mut tx, place, dashboard).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Every org the console keeps a repository of, with the first of them by name: a
+    /// repository through which the app's installation on the org is found.
+    pub async fn orgs_with_a_repo(&self) -> Result<Vec<(String, String)>, StoreError> {
+        let rows =
+            sqlx::query("SELECT org, MIN(name) AS name FROM repos GROUP BY org ORDER BY org")
+                .fetch_all(&self.pool)
+                .await?;
+        rows.iter()
+            .map(|row| Ok((row.try_get("org")?, row.try_get("name")?)))
+            .collect()
+    }
+
+    /// Every org the console keeps a repository of.
+    pub async fn orgs(&self) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query("SELECT DISTINCT org FROM repos ORDER BY org")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|row| row.try_get("org").map_err(StoreError::from))
+            .collect()
     }
 
     /// Records delivery `id` and, when it is new, what it says of a deployment record:
@@ -397,6 +396,47 @@ impl Store {
     }
 
     /// The token whose hash is `hash`, revoked or not.
+    /// Keeps a sign-in by its session's hash.
+    pub async fn add_session(&self, hash: &str, session: &KeptSession) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO sessions (hash, login, form_token, expires_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(hash)
+        .bind(&session.login)
+        .bind(&session.form_token)
+        .bind(session.expires_at.as_second())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The sign-in a session's hash names, if it is kept.
+    pub async fn session(&self, hash: &str) -> Result<Option<KeptSession>, StoreError> {
+        let row = sqlx::query("SELECT login, form_token, expires_at FROM sessions WHERE hash = $1")
+            .bind(hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| {
+            Ok(KeptSession {
+                login: row.try_get("login")?,
+                form_token: row.try_get("form_token")?,
+                expires_at: Timestamp::from_second(row.try_get("expires_at")?)
+                    .map_err(|_| StoreError::Unreadable { what: "time" })?,
+            })
+        })
+        .transpose()
+    }
+
+    /// Ends a sign-in, and every sign-in that has ended by `now`.
+    pub async fn end_session(&self, hash: &str, now: Timestamp) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM sessions WHERE hash = $1 OR expires_at <= $2")
+            .bind(hash)
+            .bind(now.as_second())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     pub async fn token(&self, hash: &str) -> Result<Option<KeptToken>, StoreError> {
         let row = sqlx::query(
             "SELECT org, login, name, expires_at, revoked_at FROM tokens WHERE hash = $1",
@@ -541,4 +581,63 @@ fn stack_facts(row: &AnyRow) -> Result<StackFacts, StoreError> {
         busy: row.try_get::<i64, _>("busy")? == 1,
         ticked: row.try_get::<i64, _>("ticked")? == 1,
     })
+}
+
+/// A repository's facts replaced by a dashboard's, and the org's version moved on.
+async fn write_dashboard(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    place: &RepoPlace,
+    dashboard: &Dashboard,
+) -> Result<(), StoreError> {
+    sqlx::query("DELETE FROM repos WHERE org = $1 AND name = $2")
+        .bind(&place.org)
+        .bind(&place.name)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query(
+        "INSERT INTO repos (org, name, org_kind, html_url, dashboard_number, dashboard_url, \
+             scan_sha, scan_run, scan_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+    )
+    .bind(&place.org)
+    .bind(&place.name)
+    .bind(&place.org_kind)
+    .bind(&place.html_url)
+    .bind(number(place.dashboard_number))
+    .bind(&place.dashboard_url)
+    .bind(&dashboard.scan.sha)
+    .bind(number(dashboard.scan.run))
+    .bind(dashboard.scan.at.to_string())
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query("DELETE FROM stacks WHERE org = $1 AND repo = $2")
+        .bind(&place.org)
+        .bind(&place.name)
+        .execute(&mut **tx)
+        .await?;
+    for stack in &dashboard.stacks {
+        sqlx::query(
+            "INSERT INTO stacks (org, repo, stack, state, creates, updates, replaces, \
+                 deletes, destroys, tracking, changed, gone, failed, busy, ticked) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+        )
+        .bind(&place.org)
+        .bind(&place.name)
+        .bind(&stack.stack)
+        .bind(stack.state.name())
+        .bind(number(stack.creates))
+        .bind(number(stack.updates))
+        .bind(number(stack.replaces))
+        .bind(number(stack.deletes))
+        .bind(number(stack.destroys))
+        .bind(number(stack.tracking))
+        .bind(number(stack.changed))
+        .bind(number(stack.gone))
+        .bind(i64::from(stack.failed))
+        .bind(i64::from(stack.busy))
+        .bind(i64::from(stack.ticked))
+        .execute(&mut **tx)
+        .await?;
+    }
+    move_on(tx, &place.org).await?;
+    Ok(())
 }

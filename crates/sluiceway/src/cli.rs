@@ -128,11 +128,66 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// One stack's full preview, as its preview page on GitHub lists it.
+    ///
+    /// The console reads the page when asked and keeps nothing of it: every change with
+    /// its type, name and property paths. Exit codes as for status.
+    Preview {
+        /// A repository of the token's org: its name, or org/name.
+        repo: String,
+        /// The stack id, as its row names it.
+        id: String,
+        /// The console, when signed in to more than one.
+        #[arg(long, value_name = "URL")]
+        app: Option<String>,
+        /// Print the console's answer as it came.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Tick a stack through a console, as the signed-in person.
+    ///
+    /// The console judges the tick by the stack's tick rule and opens its deployment
+    /// record; the dashboard's workflow deploys it only if a fresh preview matches the
+    /// row. A stack that deletes or replaces resources needs --yes. Exit codes as for
+    /// status; 5 when the console refused the tick or it must be made on the dashboard.
+    Tick {
+        /// A repository of the token's org: its name, or org/name.
+        repo: String,
+        /// The stack id, as its row names it.
+        id: String,
+        /// Tick a stack that deletes or replaces resources, as its row stands.
+        #[arg(long)]
+        yes: bool,
+        /// How many seconds to follow the record once it is open (60 at most; 0 not at
+        /// all).
+        #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+        wait: u64,
+        /// The console, when signed in to more than one.
+        #[arg(long, value_name = "URL")]
+        app: Option<String>,
+        /// Print the console's answer as it came.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Ask a console for a full scan of a repository, as the signed-in person.
+    ///
+    /// Write access is needed; nothing is asked while a run of the dashboard's workflow is
+    /// queued or under way. Exit codes as for status.
+    Rescan {
+        /// A repository of the token's org: its name, or org/name.
+        repo: String,
+        /// The console, when signed in to more than one.
+        #[arg(long, value_name = "URL")]
+        app: Option<String>,
+        /// Print the console's answer as it came.
+        #[arg(long)]
+        json: bool,
+    },
     /// The console: an org-wide view of every repository's dashboard, as a service a team
     /// runs itself (one binary; SQLite in its data folder, or PostgreSQL for more than one
     /// instance).
     #[command(subcommand)]
-    Console(ConsoleCommand),
+    Console(Box<ConsoleCommand>),
     /// Print the JSON Schema of sluiceway.yaml, for editors.
     ///
     /// Point yaml-language-server at it with a first line such as
@@ -170,9 +225,11 @@ pub enum ConsoleCommand {
     /// Answer the API and take GitHub's webhook deliveries until stopped (Ctrl-C or
     /// SIGTERM).
     ///
-    /// The webhook secret is read from SLUICEWAY_CONSOLE_WEBHOOK_SECRET or from the file
-    /// --webhook-secret-file names, never from a flag. A missing or bad setting stops the
-    /// console before it listens, naming the setting and never its value.
+    /// The console is a GitHub App: --app-id and the app's private key, read from
+    /// SLUICEWAY_CONSOLE_APP_KEY or from the file --app-key-file names. The webhook secret
+    /// is read from SLUICEWAY_CONSOLE_WEBHOOK_SECRET or from the file
+    /// --webhook-secret-file names. Secrets are never flags. A missing or bad setting
+    /// stops the console before it listens, naming the setting and never its value.
     Serve {
         #[command(flatten)]
         place: ConsolePlace,
@@ -190,6 +247,35 @@ pub enum ConsoleCommand {
             env = "SLUICEWAY_CONSOLE_WEBHOOK_SECRET_FILE"
         )]
         webhook_secret_file: Option<PathBuf>,
+        /// GitHub's REST API: GitHub.com's unless given (an Enterprise Server's ends
+        /// /api/v3).
+        #[arg(long, value_name = "URL", env = "SLUICEWAY_CONSOLE_GITHUB_API_URL")]
+        github_api_url: Option<String>,
+        /// The GitHub App's id, as its page on GitHub shows it.
+        #[arg(long, value_name = "NUMBER", env = "SLUICEWAY_CONSOLE_APP_ID")]
+        app_id: Option<String>,
+        /// A file holding the GitHub App's private key, in PEM as GitHub gave it.
+        #[arg(long, value_name = "FILE", env = "SLUICEWAY_CONSOLE_APP_KEY_FILE")]
+        app_key_file: Option<PathBuf>,
+        /// How often, in seconds, every kept dashboard is read again from GitHub, for a
+        /// delivery lost or sent while the console was down (default 300).
+        #[arg(long, value_name = "SECONDS", env = "SLUICEWAY_CONSOLE_CATCH_UP_EVERY")]
+        catch_up_every: Option<String>,
+        /// The GitHub App's client id, for signing in with GitHub (its client secret from
+        /// SLUICEWAY_CONSOLE_CLIENT_SECRET or --client-secret-file). Without it nobody
+        /// signs in, and tokens are made with `sluiceway console token`.
+        #[arg(long, value_name = "ID", env = "SLUICEWAY_CONSOLE_CLIENT_ID")]
+        client_id: Option<String>,
+        /// A file holding the GitHub App's client secret.
+        #[arg(
+            long,
+            value_name = "FILE",
+            env = "SLUICEWAY_CONSOLE_CLIENT_SECRET_FILE"
+        )]
+        client_secret_file: Option<PathBuf>,
+        /// GitHub's pages, where a person approves signing in (default GitHub.com's).
+        #[arg(long, value_name = "URL", env = "SLUICEWAY_CONSOLE_GITHUB_URL")]
+        github_url: Option<String>,
     },
     /// Make a personal token for a person of an org, and print it once: the console keeps
     /// only its hash. For the console's operator, until people sign in with GitHub.

@@ -65,37 +65,24 @@ pub fn run(cli: Cli, printer: &mut Printer) -> ExitCode {
             app,
             json,
         } => console::asks::stack(app.as_deref(), &repo, &id, json, printer),
-        Command::Console(ConsoleCommand::Serve {
-            place,
-            listen,
-            public_url,
-            webhook_secret_file,
-        }) => console::serve(
-            sluiceway_console::Given {
-                listen,
-                public_url,
-                data: place.data,
-                database_url: place.database_url,
-                webhook_secret: std::env::var("SLUICEWAY_CONSOLE_WEBHOOK_SECRET").ok(),
-                webhook_secret_file,
-            },
-            printer,
-        ),
-        Command::Console(ConsoleCommand::Revoke { place, token }) => console::revoke(
-            console_place(place),
-            &token.org,
-            &token.login,
-            &token.name,
-            printer,
-        ),
-        Command::Console(ConsoleCommand::Token { place, token, days }) => console::token(
-            console_place(place),
-            &token.org,
-            &token.login,
-            &token.name,
-            days,
-            printer,
-        ),
+        Command::Preview {
+            repo,
+            id,
+            app,
+            json,
+        } => console::asks::preview(app.as_deref(), &repo, &id, json, printer),
+        Command::Tick {
+            repo,
+            id,
+            yes,
+            wait,
+            app,
+            json,
+        } => console::asks::tick(app.as_deref(), &repo, &id, yes, wait, json, printer),
+        Command::Rescan { repo, app, json } => {
+            console::asks::rescan(app.as_deref(), &repo, json, printer)
+        }
+        Command::Console(command) => console_command(*command, printer),
         Command::Schema {
             result_file,
             apply_result_file,
@@ -135,5 +122,58 @@ fn console_place(place: cli::ConsolePlace) -> console::Place {
     console::Place {
         data: place.data,
         database_url: place.database_url,
+    }
+}
+
+/// `sluiceway console …`: the service, and its operator's tokens.
+fn console_command(command: ConsoleCommand, printer: &mut Printer) -> Outcome {
+    match command {
+        ConsoleCommand::Serve {
+            place,
+            listen,
+            public_url,
+            webhook_secret_file,
+            github_api_url,
+            app_id,
+            app_key_file,
+            catch_up_every,
+            client_id,
+            client_secret_file,
+            github_url,
+        } => console::serve(
+            sluiceway_console::Given {
+                listen,
+                public_url,
+                data: place.data,
+                database_url: place.database_url,
+                webhook_secret: std::env::var("SLUICEWAY_CONSOLE_WEBHOOK_SECRET").ok(),
+                webhook_secret_file,
+                github_api_url,
+                app_id,
+                app_key: std::env::var("SLUICEWAY_CONSOLE_APP_KEY").ok(),
+                app_key_file,
+                catch_up_every,
+                github_url,
+                client_id,
+                client_secret: std::env::var("SLUICEWAY_CONSOLE_CLIENT_SECRET").ok(),
+                client_secret_file,
+            },
+            printer,
+        ),
+        ConsoleCommand::Revoke { place, token } => console::revoke(
+            console_place(place),
+            &token.org,
+            &token.login,
+            &token.name,
+            printer,
+        ),
+        ConsoleCommand::Token { place, token, days } => console::token(
+            console_place(place),
+            &token.org,
+            &token.login,
+            &token.name,
+            days,
+            printer,
+        ),
     }
 }

@@ -16,8 +16,8 @@ use github_emulator::Act;
 use github_emulator::hooks::DeliveryFault;
 use serde_json::Value;
 use sluiceway_github::GitHub;
-use support::Bed;
 use support::job::*;
+use support::{Bed, REPO};
 
 const SECRET: &str = "webhook-secret-for-the-tests";
 /// Names and a value only a row's text holds: none may reach the console's database.
@@ -33,17 +33,133 @@ struct Console {
     database: Option<String>,
 }
 
+/// The console's GitHub App as GitHub holds it: a key pair made by OpenSSL once per run
+/// of the tests, the private half in a file the console reads.
+struct AppKey {
+    file: tempfile::NamedTempFile,
+    public_pem: String,
+}
+
+fn app_key() -> &'static AppKey {
+    static KEY: std::sync::OnceLock<AppKey> = std::sync::OnceLock::new();
+    KEY.get_or_init(|| {
+        let file = tempfile::NamedTempFile::new().unwrap();
+        let made = Command::new("openssl")
+            .args([
+                "genpkey",
+                "-algorithm",
+                "RSA",
+                "-pkeyopt",
+                "rsa_keygen_bits:2048",
+                "-out",
+            ])
+            .arg(file.path())
+            .output()
+            .unwrap();
+        assert!(made.status.success(), "{made:?}");
+        let public = Command::new("openssl")
+            .args(["pkey", "-pubout", "-in"])
+            .arg(file.path())
+            .output()
+            .unwrap();
+        assert!(public.status.success(), "{public:?}");
+        AppKey {
+            file,
+            public_pem: String::from_utf8(public.stdout).unwrap(),
+        }
+    })
+}
+
+/// The app's slug on the emulator: its bot is `sluiceway-console[bot]`.
+const APP_SLUG: &str = "sluiceway-console";
+const APP_BOT: &str = "sluiceway-console[bot]";
+
+/// The console's app as GitHub registered it: its id, and its sign-in's client.
+struct InstalledApp {
+    id: u64,
+    client_id: String,
+    client_secret: String,
+}
+
+/// Registers the console's app on the bed's GitHub and installs it on the org with the
+/// permissions the book asks for.
+fn installed_app(bed: &Bed) -> InstalledApp {
+    use github_emulator::world::Level;
+    let registered = bed
+        .emulator
+        .act(Act::AddApp {
+            slug: APP_SLUG.into(),
+            public_key_pem: app_key().public_pem.clone(),
+        })
+        .unwrap();
+    let app = InstalledApp {
+        id: registered["id"].as_u64().unwrap(),
+        client_id: registered["client_id"].as_str().unwrap().to_owned(),
+        client_secret: registered["client_secret"].as_str().unwrap().to_owned(),
+    };
+    let permissions = [
+        ("actions", Level::Write),
+        ("checks", Level::Read),
+        ("contents", Level::Read),
+        ("deployments", Level::Write),
+        ("issues", Level::Read),
+        ("members", Level::Read),
+        ("metadata", Level::Read),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    bed.emulator
+        .act(Act::Install {
+            app: app.id,
+            account: "octo".into(),
+            permissions,
+        })
+        .unwrap();
+    app
+}
+
 impl Console {
     fn start() -> Console {
-        Console::on(None)
+        Console::serving(None, None)
     }
 
     fn on(database: Option<String>) -> Console {
+        Console::serving(database, None)
+    }
+
+    /// A console that is the app `app` on the bed's GitHub, catching up every second.
+    fn of_app(bed: &Bed, app: &InstalledApp) -> Console {
+        Console::serving(None, Some((bed.emulator.base_url(), app)))
+    }
+
+    fn serving(database: Option<String>, github: Option<(String, &InstalledApp)>) -> Console {
         let data = tempfile::tempdir().unwrap();
+        let app_id = github.as_ref().map_or(1, |(_, app)| app.id).to_string();
         let mut child = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
             .args(["console", "serve", "--listen", "127.0.0.1:0", "--data"])
             .arg(data.path())
             .args(database.iter().flat_map(|url| ["--database-url", url]))
+            .args(github.iter().flat_map(|(url, app)| {
+                [
+                    "--github-api-url",
+                    url,
+                    "--github-url",
+                    url,
+                    "--client-id",
+                    &app.client_id,
+                    "--catch-up-every",
+                    "1",
+                ]
+            }))
+            .envs(github.iter().map(|(_, app)| {
+                (
+                    "SLUICEWAY_CONSOLE_CLIENT_SECRET",
+                    app.client_secret.as_str(),
+                )
+            }))
+            .args(["--app-id", &app_id, "--app-key-file"])
+            .arg(app_key().file.path())
             .env("SLUICEWAY_CONSOLE_WEBHOOK_SECRET", SECRET)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -726,18 +842,30 @@ fn the_console_describes_its_own_api_at_the_reference_s_paths() {
     let paths = ours["paths"].as_object().unwrap();
     let mut operations = Vec::new();
     for (path, item) in paths {
-        let id = item["get"]["operationId"].as_str().unwrap();
+        let (method, operation) = item.as_object().unwrap().iter().next().unwrap();
+        let id = operation["operationId"].as_str().unwrap();
         assert_eq!(
-            reference["paths"][path]["get"]["operationId"].as_str(),
+            reference["paths"][path][method]["operationId"].as_str(),
             Some(id),
-            "{path} is the reference's path for {id}"
+            "{method} {path} is the reference's for {id}"
         );
         operations.push(id);
     }
     operations.sort_unstable();
     assert_eq!(
         operations,
-        ["audit", "deployment", "me", "org", "repo", "stack"]
+        [
+            "audit",
+            "config",
+            "deployment",
+            "me",
+            "org",
+            "preview",
+            "repo",
+            "rescan",
+            "stack",
+            "tick"
+        ]
     );
     let (_, error) = console.get("/api/v1/me", None);
     assert_valid_by_ours(
@@ -817,4 +945,656 @@ fn a_revoked_token_stops_working_and_a_token_has_120_reads_a_minute() {
     let error: Value = limited.json().unwrap();
     assert_eq!(error["code"], "rate-limited");
     assert_valid(&reference, "Error", &error);
+}
+
+/// The example with `recordWriters` naming the console's bot, pushed with its
+/// `sluiceway.yaml` (the console reads it from GitHub) and scanned by a run GitHub knows
+/// of, as the dashboard's workflow; answers the job, the commit and the dashboard.
+fn scanned_for_the_app(bed: &Bed, console: &Console) -> (Job, String, u64) {
+    bed.emulator
+        .act(Act::AddHook {
+            url: format!("{}/webhooks/github", console.url),
+            secret: SECRET.into(),
+        })
+        .unwrap();
+    let mut job = Job::new();
+    let config = std::fs::read_to_string(job.file("sluiceway.yaml")).unwrap()
+        + &format!("recordWriters: [\"{APP_BOT}\"]\n");
+    std::fs::write(job.file("sluiceway.yaml"), &config).unwrap();
+    bed.emulator
+        .act(Act::AddWorkflow {
+            repo: REPO.into(),
+            file: "sluiceway.yml".into(),
+        })
+        .unwrap();
+    let sha = bed
+        .emulator
+        .act(Act::Push {
+            repo: REPO.into(),
+            branch: "main".into(),
+            author: Some("alice".into()),
+            message: "name the console's bot a record writer".into(),
+            files: vec![github_emulator::world::FileChange {
+                path: "sluiceway.yaml".into(),
+                status: "modified".into(),
+                previous_path: None,
+                content: Some(config),
+            }],
+        })
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let run = workflow_run(bed, "push");
+    job.env.push(("GITHUB_RUN_ID".into(), run.to_string()));
+    let ran = job.run(bed, "push", &sha);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    end_run(bed, run);
+    deliveries_answered(bed, 1);
+    (job, sha, dashboard(bed))
+}
+
+/// A run of the dashboard's workflow GitHub has started; its id.
+fn workflow_run(bed: &Bed, event: &str) -> u64 {
+    bed.emulator
+        .act(Act::StartRun {
+            repo: REPO.into(),
+            workflow: "sluiceway.yml".into(),
+            event: event.into(),
+            actor: "alice".into(),
+        })
+        .unwrap()
+        .as_u64()
+        .unwrap()
+}
+
+fn end_run(bed: &Bed, run: u64) {
+    bed.emulator
+        .act(Act::EndRun {
+            repo: REPO.into(),
+            run,
+            conclusion: "success".into(),
+        })
+        .unwrap();
+}
+
+/// The runs GitHub started for dispatches of the dashboard's workflow, oldest first.
+fn dispatched(bed: &Bed) -> Vec<u64> {
+    let filter = sluiceway_github::RunsFilter {
+        event: Some("workflow_dispatch".into()),
+        status: None,
+    };
+    let mut runs: Vec<u64> = bed
+        .github
+        .workflow_runs("sluiceway.yml", &filter)
+        .unwrap()
+        .iter()
+        .map(|r| r.id)
+        .collect();
+    runs.sort_unstable();
+    runs
+}
+
+/// A person signed in to the console from a home folder of their own.
+fn signed_in(console: &Console, login: &str) -> tempfile::TempDir {
+    let home = tempfile::tempdir().unwrap();
+    let token = console.token("octo", login);
+    let (code, _, said) = person(
+        home.path(),
+        &["login", "--app", &console.url],
+        &format!("{token}\n"),
+    );
+    assert_eq!(code, Some(0), "{said}");
+    home
+}
+
+#[test]
+fn a_tick_from_the_command_line_opens_a_record_the_workflow_then_deploys() {
+    let reference = reference();
+    let bed = Bed::new();
+    let app = installed_app(&bed);
+    let console = Console::of_app(&bed, &app);
+    let (mut job, sha, number) = scanned_for_the_app(&bed, &console);
+    let alice = signed_in(&console, "alice");
+    bed.emulator
+        .act(Act::AddAccount {
+            login: "bob".into(),
+            kind: github_emulator::world::AccountKind::User,
+        })
+        .unwrap();
+    let bob = signed_in(&console, "bob");
+
+    // The preview is read from network's page on GitHub, as the description says.
+    let token = console.token("octo", "alice");
+    let (status, preview) = console.get(
+        "/api/v1/orgs/octo/repos/infra/stacks/network/preview",
+        Some(&token),
+    );
+    assert_eq!(status, 200, "{preview}");
+    assert_valid(&reference, "Preview", &preview);
+    let changes: Vec<(&str, &str)> = preview["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["action"].as_str().unwrap(), c["type"].as_str().unwrap()))
+        .collect();
+    assert_eq!(changes.len(), 2, "{preview}");
+    assert!(
+        changes.iter().all(|(action, _)| *action == "create"),
+        "{preview}"
+    );
+    assert_eq!(
+        (preview["unread"].as_u64(), preview["unlisted"].as_u64()),
+        (Some(0), Some(0))
+    );
+    let (code, out, said) = person(alice.path(), &["preview", "infra", "network"], "");
+    assert_eq!(code, Some(0), "{said}");
+    assert!(out.starts_with("network · 2 creates"), "{out}");
+
+    // The settings as the repository's file gives them, read at the scanned commit.
+    let (status, config) = console.get("/api/v1/orgs/octo/repos/infra/config", Some(&token));
+    assert_eq!(status, 200, "{config}");
+    assert_valid(&reference, "Config", &config);
+    assert_eq!(
+        (
+            config["file"].as_str(),
+            config["problem"].as_str(),
+            config["sha"].as_str()
+        ),
+        (Some("sluiceway.yaml"), None, Some(sha.as_str()))
+    );
+    assert_eq!(
+        config["keys"]["recordWriters"],
+        serde_json::json!([APP_BOT])
+    );
+    assert_eq!(config["keys"]["drift.enabled"], Value::Null);
+    assert_eq!(config["pullRequest"]["base"], "main");
+
+    // Bob cannot write to the repository: the tick is refused, and nothing is opened.
+    let (code, out, said) = person(bob.path(), &["tick", "infra", "network", "--json"], "");
+    assert_eq!(code, Some(5), "{said}");
+    let answer: Value = serde_json::from_str(&out).unwrap();
+    assert_valid(&reference, "TickAnswer", &answer);
+    assert_eq!(answer["outcome"], "refused");
+    assert_eq!(answer["sentence"], "bob cannot write to the repository.");
+    assert!(
+        bed.github
+            .deployment_records("sluiceway")
+            .unwrap()
+            .records
+            .is_empty()
+    );
+
+    // Alice can: the console opens network's record as its bot, for her, at the row's
+    // hash, and asks for a run of the workflow.
+    let (code, out, said) = person(
+        alice.path(),
+        &["tick", "infra", "network", "--wait", "0"],
+        "",
+    );
+    assert_eq!(code, Some(0), "{said}");
+    let records = bed.github.deployment_records("sluiceway").unwrap().records;
+    assert_eq!(records.len(), 1, "{records:?}");
+    let record = &records[0];
+    let row_hash = sluiceway_dashboard::reader::read(&bed.body(number))
+        .rows
+        .into_iter()
+        .find(|r| r.facts.stack == "network")
+        .and_then(|r| r.facts.hash)
+        .unwrap();
+    assert_eq!(
+        (
+            record.task.as_str(),
+            record.sha.as_str(),
+            record.creator.as_deref(),
+            record.payload["ticker"].as_str(),
+            record.payload["hash"].as_str(),
+        ),
+        (
+            "sluiceway:network",
+            sha.as_str(),
+            Some(APP_BOT),
+            Some("alice"),
+            Some(row_hash.as_str()),
+        )
+    );
+    assert!(
+        said.contains(&format!(
+            "Record {} of network is open, and a run of sluiceway.yml was asked for",
+            record.id
+        )) && said.contains(&format!("Record {}", record.id)),
+        "{said}{out}"
+    );
+    let runs = dispatched(&bed);
+    assert_eq!(runs.len(), 1, "one run asked for");
+
+    // A rescan while that run is queued asks for nothing more.
+    let (code, out, said) = person(alice.path(), &["rescan", "infra", "--json"], "");
+    assert_eq!(code, Some(5), "{said}");
+    let answer: Value = serde_json::from_str(&out).unwrap();
+    assert_valid(&reference, "RescanAnswer", &answer);
+    assert_eq!(answer["outcome"], "refused");
+    assert_eq!(dispatched(&bed).len(), 1);
+
+    // The dispatched run's resolve starts the record and its apply deploys it.
+    job.env.push(("GITHUB_RUN_ID".into(), runs[0].to_string()));
+    job.payload = Some(
+        r#"{"ref":"refs/heads/main","repository":{"default_branch":"main"},"inputs":{}}"#.into(),
+    );
+    let path = format!("{}:/usr/bin:/bin", support::tofu_dir().display());
+    let ran = job.run_with(&bed, "workflow_dispatch", &sha, &path, &[("mode", "")]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(
+        ran.log.contains(&format!(
+            "network: {APP_BOT}, a record writer, opened record {} outside the dashboard, so its deploy starts now.",
+            record.id
+        )) && ran.log.contains("network: deployed."),
+        "{}",
+        ran.log
+    );
+    assert!(job.file("network/terraform.tfstate").exists());
+    end_run(&bed, runs[0]);
+
+    // The box is taken while nothing waits: a second tick of network is refused.
+    let (code, _, said) = person(
+        alice.path(),
+        &["tick", "infra", "network", "--wait", "0"],
+        "",
+    );
+    assert_eq!(code, Some(5), "{said}");
+
+    // With no run under way, a rescan is asked for.
+    let (code, _, said) = person(alice.path(), &["rescan", "infra"], "");
+    assert_eq!(code, Some(0), "{said}");
+    assert!(
+        said.contains("A full scan was asked for: a run of sluiceway.yml on main."),
+        "{said}"
+    );
+    assert_eq!(dispatched(&bed).len(), 2);
+}
+
+#[test]
+fn a_delivery_that_never_came_is_caught_up_from_github() {
+    let bed = Bed::new();
+    let app = installed_app(&bed);
+    let console = Console::of_app(&bed, &app);
+    let (_, _, number) = scanned_for_the_app(&bed, &console);
+    let token = console.token("octo", "alice");
+
+    bed.emulator.arm_delivery(DeliveryFault::Drop);
+    tick(&bed, number, "alice", "storage:dev");
+    let started = Instant::now();
+    while !bed.emulator.deliveries().iter().any(|m| m.status.is_none()) {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the tick's delivery was never lost"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
+    // Within a few rounds of the catch-up, the console reads the dashboard from GitHub.
+    let started = Instant::now();
+    loop {
+        let (_, dev) = console.get(
+            "/api/v1/orgs/octo/repos/infra/stacks/storage%3Adev",
+            Some(&token),
+        );
+        if dev["ticked"] == true {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "never caught up: {dev}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// A cookie's value among a response's `Set-Cookie` headers, with the header whole.
+fn set_cookie(response: &reqwest::blocking::Response, name: &str) -> Option<(String, String)> {
+    response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with(&format!("{name}=")))
+        .map(|v| {
+            let value = v[name.len() + 1..].split(';').next().unwrap().to_owned();
+            (value, v.to_owned())
+        })
+}
+
+fn location(response: &reqwest::blocking::Response) -> String {
+    response.headers()["location"].to_str().unwrap().to_owned()
+}
+
+/// Signs `login` in through the emulator's OAuth flow, as a browser would (no redirect
+/// followed by itself); the callback's answer.
+fn sign_in(console: &Console, login: &str) -> reqwest::blocking::Response {
+    let browser = reqwest::blocking::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let started = browser
+        .get(format!("{}/signin?login={login}", console.url))
+        .send()
+        .unwrap();
+    assert_eq!(started.status().as_u16(), 302);
+    let (state, header) = set_cookie(&started, "sluiceway_signin").expect("a state cookie");
+    assert!(
+        header.contains("HttpOnly")
+            && header.contains("SameSite=Lax")
+            && !header.contains("Secure"),
+        "on loopback the cookie is not Secure: {header}"
+    );
+    let approved = browser.get(location(&started)).send().unwrap();
+    assert_eq!(
+        approved.status().as_u16(),
+        302,
+        "GitHub approves without a form"
+    );
+    let back = location(&approved);
+    assert!(
+        back.starts_with(&format!("{}/signin/callback?code=", console.url)),
+        "{back}"
+    );
+    browser
+        .get(back)
+        .header("cookie", format!("sluiceway_signin={state}"))
+        .send()
+        .unwrap()
+}
+
+#[test]
+fn a_person_signs_in_with_github_and_makes_a_token_shown_once() {
+    let reference = reference();
+    let bed = Bed::new();
+    let app = installed_app(&bed);
+    let console = Console::of_app(&bed, &app);
+    scanned_for_the_app(&bed, &console);
+    bed.emulator
+        .act(Act::AddMember {
+            org: "octo".into(),
+            login: "alice".into(),
+        })
+        .unwrap();
+    let browser = reqwest::blocking::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+
+    // A callback whose state is not the cookie's signs nobody in.
+    let forged = browser
+        .get(format!(
+            "{}/signin/callback?code=anything&state=guessed",
+            console.url
+        ))
+        .header("cookie", "sluiceway_signin=another")
+        .send()
+        .unwrap();
+    assert_eq!(forged.status().as_u16(), 400);
+    assert!(set_cookie(&forged, "sluiceway_session").is_none());
+
+    // alice, a member of octo, is signed in for eight hours.
+    let signed = sign_in(&console, "alice");
+    assert_eq!(signed.status().as_u16(), 303);
+    assert_eq!(location(&signed), "/tokens");
+    let (session, header) = set_cookie(&signed, "sluiceway_session").expect("a session");
+    assert!(
+        header.contains("HttpOnly")
+            && header.contains("SameSite=Lax")
+            && header.contains("Max-Age=28800"),
+        "{header}"
+    );
+    let cookie = format!("sluiceway_session={session}");
+    let page = browser
+        .get(format!("{}/tokens", console.url))
+        .header("cookie", &cookie)
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
+    assert!(
+        page.contains("Signed in as <strong>alice</strong>"),
+        "{page}"
+    );
+    let form_token = page
+        .split("name=\"form_token\" value=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap()
+        .to_owned();
+
+    // The session is no key to the API.
+    let api = browser
+        .get(format!("{}/api/v1/me", console.url))
+        .header("cookie", &cookie)
+        .send()
+        .unwrap();
+    assert_eq!(api.status().as_u16(), 401);
+
+    // A form without the page's form token makes nothing.
+    let forged = browser
+        .post(format!("{}/tokens", console.url))
+        .header("cookie", &cookie)
+        .form(&[
+            ("form_token", "not-it"),
+            ("org", "octo"),
+            ("name", "laptop"),
+            ("days", "30"),
+        ])
+        .send()
+        .unwrap();
+    assert_eq!(forged.status().as_u16(), 403);
+
+    // With it, a token is made and shown once; it works on the API as alice in octo.
+    let made = browser
+        .post(format!("{}/tokens", console.url))
+        .header("cookie", &cookie)
+        .form(&[
+            ("form_token", form_token.as_str()),
+            ("org", "octo"),
+            ("name", "laptop"),
+            ("days", "30"),
+        ])
+        .send()
+        .unwrap();
+    assert_eq!(made.status().as_u16(), 200);
+    let page = made.text().unwrap();
+    let token = page
+        .split("<code id=\"token\">")
+        .nth(1)
+        .and_then(|rest| rest.split('<').next())
+        .unwrap()
+        .to_owned();
+    assert!(token.starts_with("sluiceway_"), "{page}");
+    let (status, me) = console.get("/api/v1/me", Some(&token));
+    assert_eq!(status, 200, "{me}");
+    assert_valid(&reference, "Me", &me);
+    assert_eq!(
+        (me["login"].as_str(), me["org"].as_str()),
+        (Some("alice"), Some("octo"))
+    );
+    let kept = files(&console);
+    assert!(
+        kept.iter()
+            .all(|(_, text)| !text.contains(&token) && !text.contains(&session)),
+        "only hashes are kept"
+    );
+
+    // Signing out ends the session.
+    let out = browser
+        .post(format!("{}/signout", console.url))
+        .header("cookie", &cookie)
+        .form(&[("form_token", form_token.as_str())])
+        .send()
+        .unwrap();
+    assert_eq!(out.status().as_u16(), 200);
+    let after = browser
+        .get(format!("{}/tokens", console.url))
+        .header("cookie", &cookie)
+        .send()
+        .unwrap();
+    assert_eq!(
+        (after.status().as_u16(), location(&after)),
+        (303, "/signin".to_owned())
+    );
+
+    // carol belongs to no org this console serves: she is not signed in.
+    bed.emulator
+        .act(Act::AddAccount {
+            login: "carol".into(),
+            kind: github_emulator::world::AccountKind::User,
+        })
+        .unwrap();
+    let refused = sign_in(&console, "carol");
+    assert_eq!(refused.status().as_u16(), 403);
+    assert!(set_cookie(&refused, "sluiceway_session").is_none());
+}
+
+/// `scripts/playground.sh`, started as a person starts it, with the binaries the tests
+/// built; its lines by key once it has printed them all.
+struct Playground {
+    child: Child,
+    said: std::collections::BTreeMap<String, String>,
+}
+
+impl Playground {
+    fn start() -> Playground {
+        use std::os::unix::process::CommandExt;
+        let binaries = Path::new(env!("CARGO_BIN_EXE_sluiceway")).parent().unwrap();
+        let mut child = Command::new(support::workspace().join("scripts/playground.sh"))
+            .env("SLUICEWAY_PLAYGROUND_BINARIES", binaries)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let mut said = std::collections::BTreeMap::new();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        while said.len() < 6 {
+            let line = lines
+                .next()
+                .unwrap_or_else(|| panic!("the playground ended having said {said:?}"))
+                .unwrap();
+            if let Some((key, value)) = line.split_once('=') {
+                said.insert(key.to_owned(), value.to_owned());
+            }
+        }
+        Playground { child, said }
+    }
+
+    fn said(&self, key: &str) -> &str {
+        &self.said[key]
+    }
+
+    /// Interrupts it as Ctrl-C would, and waits for it to end.
+    fn interrupt(&mut self) {
+        let group = format!("-{}", self.child.id());
+        // `--`: the system's kill would read a negative process group as an option.
+        let sent = Command::new("kill")
+            .args(["-s", "INT", "--", &group])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Playground {
+    fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-s", "TERM", "--", &format!("-{}", self.child.id())])
+            .status();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn the_playground_brings_up_a_console_that_answers_every_operation_as_described() {
+    let reference = reference();
+    let mut playground = Playground::start();
+    let keys: Vec<&str> = playground.said.keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        ["console", "github", "org", "repo", "signin", "token"]
+    );
+    let (github, console, token) = (
+        playground.said("github").to_owned(),
+        playground.said("console").to_owned(),
+        playground.said("token").to_owned(),
+    );
+    let (org, repo) = (playground.said("org"), playground.said("repo"));
+    let client = reqwest::blocking::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let ask = |method: reqwest::Method, path: &str| -> (u16, Value) {
+        let response = client
+            .request(method, format!("{console}{path}"))
+            .bearer_auth(&token)
+            .send()
+            .unwrap();
+        (response.status().as_u16(), response.json().unwrap())
+    };
+    let get = |path: &str| ask(reqwest::Method::GET, path);
+
+    // Every operation of the reference's description answers, each as it describes.
+    let base = format!("/api/v1/orgs/{org}/repos/{repo}");
+    for (path, schema) in [
+        ("/api/v1/me".to_owned(), "Me"),
+        (format!("/api/v1/orgs/{org}"), "Org"),
+        (base.clone(), "Repo"),
+        (format!("{base}/stacks/network"), "Stack"),
+        (format!("{base}/stacks/network/preview"), "Preview"),
+        (format!("{base}/config"), "Config"),
+        (format!("/api/v1/orgs/{org}/audit"), "Audit"),
+    ] {
+        let (status, answer) = get(&path);
+        assert_eq!(status, 200, "{path}: {answer}");
+        assert_valid(&reference, schema, &answer);
+    }
+    let (status, ticked) = ask(
+        reqwest::Method::POST,
+        &format!("{base}/stacks/network/tick"),
+    );
+    assert_eq!(status, 200, "{ticked}");
+    assert_valid(&reference, "TickAnswer", &ticked);
+    assert_eq!(ticked["outcome"], "asked", "{ticked}");
+    let id = ticked["deployment"]["id"].as_u64().unwrap();
+    let (status, deploy) = get(&format!("{base}/deployments/{id}"));
+    // The record reaches the console by its delivery.
+    let started = Instant::now();
+    let mut deploy = (status, deploy);
+    while deploy.0 != 200 && started.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(200));
+        deploy = get(&format!("{base}/deployments/{id}"));
+    }
+    assert_eq!(deploy.0, 200, "{}", deploy.1);
+    assert_valid(&reference, "Deploy", &deploy.1);
+    let (status, rescan) = ask(reqwest::Method::POST, &format!("{base}/rescan"));
+    assert_eq!(status, 200, "{rescan}");
+    assert_valid(&reference, "RescanAnswer", &rescan);
+
+    // The sign-in link signs alice in through the emulator and lands on a page of hers.
+    let started = client.get(playground.said("signin")).send().unwrap();
+    assert_eq!(started.status().as_u16(), 302);
+    let (state, _) = set_cookie(&started, "sluiceway_signin").unwrap();
+    let approved = client.get(location(&started)).send().unwrap();
+    let landed = client
+        .get(location(&approved))
+        .header("cookie", format!("sluiceway_signin={state}"))
+        .send()
+        .unwrap();
+    assert_eq!(landed.status().as_u16(), 303);
+    assert!(set_cookie(&landed, "sluiceway_session").is_some());
+
+    // Interrupted, it stops everything it started.
+    playground.interrupt();
+    for address in [&github, &console] {
+        assert!(
+            client.get(address.as_str()).send().is_err(),
+            "{address} still answers"
+        );
+    }
 }

@@ -18,6 +18,8 @@ const ALLOWED: &[(&str, &str)] = &[
     // The console reads dashboards with the action's own reader (ADR 0047).
     ("sluiceway-console", "sluiceway-dashboard"),
     ("sluiceway-console", "sluiceway-core"),
+    // As a GitHub App it asks GitHub through the action's own port (ADR 0048).
+    ("sluiceway-console", "sluiceway-github"),
     ("sluiceway-tools", "sluiceway-core"),
     ("sluiceway-dashboard", "sluiceway-core"),
     ("sluiceway-fixtures", "sluiceway-core"),

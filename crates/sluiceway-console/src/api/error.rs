@@ -18,16 +18,26 @@ pub enum ApiError {
     },
     /// The store did not answer; the console says so rather than guess.
     Unavailable,
+    /// GitHub did not answer a question the answer needs; nothing was asked of it.
+    GitHubSilent,
+    /// The console's app is not installed on the org any more.
+    OrgGone,
+    /// The stack has nothing waiting, or no preview page on its scanned commit.
+    NoPreview,
+    /// Its page is there but holds nothing to read.
+    PreviewUnreadable,
 }
 
 impl ApiError {
     fn status(self) -> StatusCode {
         match self {
             ApiError::NoToken | ApiError::TokenNotWorking => StatusCode::UNAUTHORIZED,
-            ApiError::NotAMember => StatusCode::FORBIDDEN,
-            ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::NotAMember | ApiError::OrgGone => StatusCode::FORBIDDEN,
+            ApiError::NotFound | ApiError::NoPreview => StatusCode::NOT_FOUND,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable | ApiError::GitHubSilent | ApiError::PreviewUnreadable => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
         }
     }
 
@@ -38,7 +48,10 @@ impl ApiError {
             ApiError::NotAMember => Code::NotAMember,
             ApiError::NotFound => Code::NotFound,
             ApiError::RateLimited { .. } => Code::RateLimited,
-            ApiError::Unavailable => Code::GithubSilent,
+            ApiError::Unavailable | ApiError::GitHubSilent => Code::GithubSilent,
+            ApiError::OrgGone => Code::OrgGone,
+            ApiError::NoPreview => Code::NoPreview,
+            ApiError::PreviewUnreadable => Code::PreviewUnreadable,
         }
     }
 
@@ -56,6 +69,16 @@ impl ApiError {
                 "Too many requests with this token in the last minute; try again after Retry-After seconds."
             }
             ApiError::Unavailable => "The console's database did not answer; try again shortly.",
+            ApiError::GitHubSilent => {
+                "GitHub did not answer the console, so nothing was asked; try again shortly."
+            }
+            ApiError::OrgGone => "The console's GitHub App is not installed on this org any more.",
+            ApiError::NoPreview => {
+                "This stack has nothing waiting, or no preview page on its scanned commit."
+            }
+            ApiError::PreviewUnreadable => {
+                "The stack's preview page on GitHub holds nothing the console can read."
+            }
         }
     }
 }
@@ -67,10 +90,13 @@ pub(crate) enum Code {
     NoToken,
     TokenNotWorking,
     NotAMember,
+    OrgGone,
     NotFound,
     RateLimited,
     /// The console could not answer from what it keeps; try again shortly.
     GithubSilent,
+    NoPreview,
+    PreviewUnreadable,
 }
 
 /// Every answer that is not a success: one plain sentence and a code.

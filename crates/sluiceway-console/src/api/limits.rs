@@ -8,6 +8,8 @@ use jiff::Timestamp;
 
 /// Reads a token may make in a minute (the API's description).
 pub(super) const READS_A_MINUTE: u32 = 120;
+/// Writes a token may make in a minute: ticks and rescans, each of which asks GitHub.
+pub(super) const WRITES_A_MINUTE: u32 = 10;
 
 #[derive(Default)]
 pub struct Limits {

@@ -1,8 +1,9 @@
 //! The API under `/api/v1`, as the reference's published description (`v1.1.0`) fixes
 //! it: a personal token in `Authorization: Bearer`, never a cookie; every answer for the
 //! token's org alone; stack ids in paths URL-encoded. This version answers `me`, `org`,
-//! `repo`, `stack`, `deployment` and `audit`; the operations that ask GitHub for something
-//! come with the console's GitHub App (issue 41).
+//! `repo`, `stack`, `deployment` and `audit` from what it keeps, and `preview`, `tick`,
+//! `rescan` and `config` by asking GitHub as its GitHub App; `configPullRequest` is not
+//! answered yet (issue 41).
 
 mod document;
 mod error;
@@ -13,7 +14,7 @@ use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -26,6 +27,7 @@ use crate::Console;
 use crate::store::{KeptDeploy, KeptRepo, KeptToken};
 use crate::tokens;
 use crate::view::{Counts, StackLine, State as AppState, needs_you_first};
+use sluiceway_dashboard::facts::RowState;
 
 pub(crate) fn routes() -> Router<Console> {
     Router::new()
@@ -37,6 +39,13 @@ pub(crate) fn routes() -> Router<Console> {
             "/orgs/{org}/repos/{repo}/deployments/{deployment}",
             get(deployment),
         )
+        .route(
+            "/orgs/{org}/repos/{repo}/stacks/{stack}/preview",
+            get(preview),
+        )
+        .route("/orgs/{org}/repos/{repo}/stacks/{stack}/tick", post(tick))
+        .route("/orgs/{org}/repos/{repo}/rescan", post(rescan))
+        .route("/orgs/{org}/repos/{repo}/config", get(config))
         .route("/orgs/{org}/audit", get(audit))
         .route(
             "/openapi.json",
@@ -49,7 +58,22 @@ struct Caller {
     token: KeptToken,
 }
 
+/// What a request counts against: reads, or writes, which ask GitHub for something.
+#[derive(Clone, Copy)]
+enum Counted {
+    Read,
+    Write,
+}
+
 async fn caller(console: &Console, headers: &HeaderMap) -> Result<Caller, ApiError> {
+    counted_caller(console, headers, Counted::Read).await
+}
+
+async fn counted_caller(
+    console: &Console,
+    headers: &HeaderMap,
+    counted: Counted,
+) -> Result<Caller, ApiError> {
     let secret = headers
         .get(header::AUTHORIZATION)
         .and_then(|value| value.to_str().ok())
@@ -70,10 +94,15 @@ async fn caller(console: &Console, headers: &HeaderMap) -> Result<Caller, ApiErr
     if token.revoked || token.expires_at <= now {
         return Err(ApiError::TokenNotWorking);
     }
-    console
-        .limits
-        .take(&hash, now, limits::READS_A_MINUTE)
-        .map_err(|retry_after| ApiError::RateLimited { retry_after })?;
+    let taken = match counted {
+        Counted::Read => console.limits.take(&hash, now, limits::READS_A_MINUTE),
+        Counted::Write => {
+            console
+                .limits
+                .take(&format!("{hash}:writes"), now, limits::WRITES_A_MINUTE)
+        }
+    };
+    taken.map_err(|retry_after| ApiError::RateLimited { retry_after })?;
     Ok(Caller { token })
 }
 
@@ -281,6 +310,17 @@ async fn kept_repo(
         .ok_or(ApiError::NotFound)
 }
 
+/// A stack of a kept repository, by its id as the path gives it.
+fn kept_stack<'a>(
+    repo: &'a KeptRepo,
+    stack: &str,
+) -> Result<&'a crate::facts::StackFacts, ApiError> {
+    repo.stacks
+        .iter()
+        .find(|s| s.stack == stack)
+        .ok_or(ApiError::NotFound)
+}
+
 fn run_url(repo: &KeptRepo, run: u64) -> String {
     format!("{}/actions/runs/{run}", repo.place.html_url)
 }
@@ -359,11 +399,7 @@ async fn stack(
 ) -> Result<Json<Stack>, ApiError> {
     let caller = caller(&console, &headers).await?;
     let kept = kept_repo(&console, &caller, &org, &repo).await?;
-    let facts = kept
-        .stacks
-        .iter()
-        .find(|s| s.stack == stack)
-        .ok_or(ApiError::NotFound)?;
+    let facts = kept_stack(&kept, &stack)?;
     let last_deploy = console
         .store
         .deploys(
@@ -572,4 +608,180 @@ async fn audit(
         locked: Vec::new(),
         unshared: None,
     }))
+}
+
+/// A tick's body: the stack's confirm, sent back, for a stack that deletes or replaces.
+#[derive(serde::Deserialize, Default, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct TickBody {
+    confirm: Option<crate::tick::Confirm>,
+}
+
+/// What came of a tick, and the record to poll when one was opened.
+#[derive(Serialize, JsonSchema)]
+struct TickAnswer {
+    outcome: crate::tick::Outcome,
+    sentence: String,
+    deployment: Option<Opened>,
+    dashboard: String,
+    confirm: Option<crate::tick::Confirm>,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct Opened {
+    id: u64,
+    /// The deploy to poll: this API's address of the record.
+    status: String,
+}
+
+/// Runs GitHub's side of an answer on a blocking thread, with the app's installation on
+/// the repository's org.
+async fn with_installation<T: Send + 'static>(
+    console: &Console,
+    repo: &KeptRepo,
+    errand: impl FnOnce(&crate::github_app::Installed) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let app = console.app.clone();
+    let now = (console.clock)();
+    let (org, name) = (repo.place.org.clone(), repo.place.name.clone());
+    tokio::task::spawn_blocking(move || {
+        let installed = app.repo(&org, &name, now).map_err(|e| match e {
+            crate::github_app::AppError::NotInstalled(_) => ApiError::OrgGone,
+            _ => ApiError::GitHubSilent,
+        })?;
+        errand(&installed)
+    })
+    .await
+    .map_err(|_| ApiError::GitHubSilent)?
+}
+
+async fn tick(
+    State(console): State<Console>,
+    headers: HeaderMap,
+    Path((org, repo, stack)): Path<(String, String, String)>,
+    body: Bytes,
+) -> Result<Json<TickAnswer>, ApiError> {
+    let caller = counted_caller(&console, &headers, Counted::Write).await?;
+    let kept = kept_repo(&console, &caller, &org, &repo).await?;
+    kept_stack(&kept, &stack)?;
+    let dashboard = kept.place.dashboard_url.clone();
+    let answer = |judged: crate::tick::Judged| TickAnswer {
+        outcome: judged.outcome,
+        sentence: judged.sentence,
+        deployment: judged.deployment.map(|id| Opened {
+            id,
+            status: format!(
+                "{}/api/v1/orgs/{}/repos/{}/deployments/{id}",
+                console.settings.public_url, kept.place.org, kept.place.name
+            ),
+        }),
+        dashboard: dashboard.clone(),
+        confirm: judged.confirm,
+    };
+    // A body that is not the tick's asks nothing: the answer says so, and nothing is
+    // written anywhere.
+    let Ok(body) = (if body.is_empty() {
+        Ok(TickBody::default())
+    } else {
+        serde_json::from_slice::<TickBody>(&body)
+    }) else {
+        return Ok(Json(answer(crate::tick::Judged {
+            outcome: crate::tick::Outcome::Refused,
+            sentence: "The request's body is not a tick: send nothing, or {\"confirm\": …} as the stack gives it.".to_owned(),
+            deployment: None,
+            confirm: None,
+        })));
+    };
+    let asked = crate::tick::Asked {
+        stack,
+        person: caller.token.login.clone(),
+        confirm: body.confirm,
+    };
+    let number = kept.place.dashboard_number;
+    let judged = with_installation(&console, &kept, move |installed| {
+        crate::tick::tick(&installed.github, &installed.bot, number, &asked).map_err(|e| match e {
+            crate::tick::TickError::NoRow => ApiError::NotFound,
+            crate::tick::TickError::Silent(_) => ApiError::GitHubSilent,
+        })
+    })
+    .await?;
+    Ok(Json(answer(judged)))
+}
+
+/// What came of a rescan.
+#[derive(Serialize, JsonSchema)]
+struct RescanAnswer {
+    repo: String,
+    outcome: crate::rescan::Outcome,
+    sentence: String,
+    dashboard: String,
+}
+
+async fn rescan(
+    State(console): State<Console>,
+    headers: HeaderMap,
+    Path((org, repo)): Path<(String, String)>,
+) -> Result<Json<RescanAnswer>, ApiError> {
+    let caller = counted_caller(&console, &headers, Counted::Write).await?;
+    let kept = kept_repo(&console, &caller, &org, &repo).await?;
+    let person = caller.token.login.clone();
+    let run = kept.scan.run;
+    let (outcome, sentence) = with_installation(&console, &kept, move |installed| {
+        crate::rescan::rescan(&installed.github, &person, run).map_err(|_| ApiError::GitHubSilent)
+    })
+    .await?;
+    Ok(Json(RescanAnswer {
+        repo: kept.place.name.clone(),
+        outcome,
+        sentence,
+        dashboard: kept.place.dashboard_url.clone(),
+    }))
+}
+
+/// A stack's preview, read from GitHub now and kept nowhere.
+async fn preview(
+    State(console): State<Console>,
+    headers: HeaderMap,
+    Path((org, repo, stack)): Path<(String, String, String)>,
+) -> Result<Json<crate::preview::Preview>, ApiError> {
+    let caller = caller(&console, &headers).await?;
+    let kept = kept_repo(&console, &caller, &org, &repo).await?;
+    let facts = kept_stack(&kept, &stack)?;
+    if !matches!(facts.state, RowState::Pending | RowState::Drift) {
+        return Err(ApiError::NoPreview);
+    }
+    let sha = kept.scan.sha.clone();
+    let name = kept.place.name.clone();
+    let answer = with_installation(&console, &kept, move |installed| {
+        crate::preview::preview(&installed.github, &name, &stack, &sha).map_err(|e| match e {
+            crate::preview::PreviewError::NoPage => ApiError::NoPreview,
+            crate::preview::PreviewError::Unreadable => ApiError::PreviewUnreadable,
+            crate::preview::PreviewError::Silent(_) => ApiError::GitHubSilent,
+        })
+    })
+    .await?;
+    Ok(Json(answer))
+}
+
+/// The repository's `sluiceway.yaml` at the scanned commit, for the settings editor.
+async fn config(
+    State(console): State<Console>,
+    headers: HeaderMap,
+    Path((org, repo)): Path<(String, String)>,
+) -> Result<Json<crate::config::ConfigAnswer>, ApiError> {
+    let caller = caller(&console, &headers).await?;
+    let kept = kept_repo(&console, &caller, &org, &repo).await?;
+    let (name, html_url, sha, run) = (
+        kept.place.name.clone(),
+        kept.place.html_url.clone(),
+        kept.scan.sha.clone(),
+        kept.scan.run,
+    );
+    let answer = with_installation(&console, &kept, move |installed| {
+        let base = crate::workflow::of_scan(&installed.github, run).map(|w| w.branch);
+        crate::config::read(&installed.github, &name, &html_url, &sha, base)
+            .map_err(|_| ApiError::GitHubSilent)
+    })
+    .await?;
+    Ok(Json(answer))
 }

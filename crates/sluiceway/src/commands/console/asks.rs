@@ -1,6 +1,7 @@
 //! A person's command line to a console (the reference's decision 0116): `login`,
-//! `logout`, `status` and `stack`. Each talks to the console's API alone, never to GitHub;
-//! `--json` prints the console's answer as it came, or `{error, code, exit}`.
+//! `logout`, `status`, `stack`, `preview`, `tick` and `rescan`. Each talks to the console's API
+//! alone, never to GitHub; `--json` prints the console's answer as it came, or
+//! `{error, code, exit}`.
 
 use std::io::{BufRead, IsTerminal};
 
@@ -175,15 +176,216 @@ pub fn stack(
 ) -> Outcome {
     let asked = || -> Result<Value, Failure> {
         let (app, sign_in) = signed_in(app)?;
-        let path = format!(
-            "/api/v1/orgs/{}/repos/{}/stacks/{}",
-            segment(&sign_in.org),
-            segment(repo_name(repo, &sign_in)?),
-            segment(id)
-        );
+        let path = stack_path(&sign_in, repo, id)?;
         remote::get(&app, &sign_in.token, &path)
     };
     print(asked(), json, printer, stack_text)
+}
+
+/// The API's address of a stack of the token's org.
+fn stack_path(sign_in: &SignIn, repo: &str, id: &str) -> Result<String, Failure> {
+    Ok(format!(
+        "/api/v1/orgs/{}/repos/{}/stacks/{}",
+        segment(&sign_in.org),
+        segment(repo_name(repo, sign_in)?),
+        segment(id)
+    ))
+}
+
+/// One stack's full preview, read by the console from its page on GitHub now.
+pub fn preview(
+    app: Option<&str>,
+    repo: &str,
+    id: &str,
+    json: bool,
+    printer: &mut Printer,
+) -> Outcome {
+    let asked = || -> Result<Value, Failure> {
+        let (app, sign_in) = signed_in(app)?;
+        let path = format!("{}/preview", stack_path(&sign_in, repo, id)?);
+        remote::get(&app, &sign_in.token, &path)
+    };
+    print(asked(), json, printer, preview_text)
+}
+
+/// What `preview` prints: the page's title, the policies that failed, then a line per
+/// change and per drifted resource.
+fn preview_text(answer: &Value) -> String {
+    let list = |v: &Value| v.as_array().cloned().unwrap_or_default();
+    let mut out = format!("{}\n", text(&answer["title"]));
+    for policy in list(&answer["policies"]) {
+        out.push_str(&format!(
+            "  policy failed  {}: {}\n",
+            text(&policy["namespace"]),
+            text(&policy["message"])
+        ));
+    }
+    for change in list(&answer["changes"]) {
+        let mut line = format!(
+            "  {:7}  {} {}",
+            text(&change["action"]),
+            text(&change["type"]),
+            text(&change["name"])
+        );
+        let properties: Vec<String> = list(&change["properties"])
+            .iter()
+            .filter_map(|p| p.as_str().map(str::to_owned))
+            .collect();
+        if !properties.is_empty() {
+            line.push_str(&format!(" · {}", properties.join(", ")));
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    for drift in list(&answer["drift"]) {
+        out.push_str(&format!(
+            "  drift {:7} {} {}\n",
+            text(&drift["action"]),
+            text(&drift["type"]),
+            text(&drift["name"])
+        ));
+    }
+    if let Some(left) = answer["unlisted"].as_u64().filter(|n| *n > 0) {
+        out.push_str(&format!(
+            "  … and {left} more the page leaves out; the scan's job log lists them\n"
+        ));
+    }
+    out.push_str(&format!("page: {}\n", text(&answer["page"]["url"])));
+    out
+}
+
+/// The longest a tick waits for its record to move, and how often it asks.
+pub const LONGEST_WAIT_SECONDS: u64 = 60;
+const POLL_SECONDS: u64 = 2;
+
+/// Ticks a stack as the signed-in person. A stack that deletes or replaces is ticked only
+/// with `--yes`, and then with the confirm the console gave for the row as it stands.
+/// When a record is opened, its deploy is polled for up to `wait` seconds; what is said
+/// is what the record says, never that a deploy went out before it did.
+pub fn tick(
+    app: Option<&str>,
+    repo: &str,
+    id: &str,
+    yes: bool,
+    wait: u64,
+    json: bool,
+    printer: &mut Printer,
+) -> Outcome {
+    let asked = || -> Result<(App, SignIn, Value), Failure> {
+        let (app, sign_in) = signed_in(app)?;
+        let stack_path = stack_path(&sign_in, repo, id)?;
+        let stack = remote::get(&app, &sign_in.token, &stack_path)?;
+        let body = match stack["confirm"].as_object() {
+            Some(_) if !yes => {
+                return Err(Failure::own(
+                    "needs-yes",
+                    &format!(
+                        "{id} deletes or replaces {} as it stands; run again with --yes to tick it all the same.",
+                        text(&stack["destroys"])
+                    ),
+                    Outcome::Refused,
+                ));
+            }
+            Some(_) => Some(serde_json::json!({ "confirm": stack["confirm"] })),
+            None => None,
+        };
+        let answer = remote::post(
+            &app,
+            &sign_in.token,
+            &format!("{stack_path}/tick"),
+            body.as_ref(),
+        )?;
+        Ok((app, sign_in, answer))
+    };
+    let (app, sign_in, answer) = match asked() {
+        Ok(asked) => asked,
+        Err(failure) => return failed(failure, json, printer),
+    };
+    let outcome = match text(&answer["outcome"]) {
+        "asked" | "queued" => Outcome::Done,
+        "failed" => Outcome::Failed,
+        _ => Outcome::Refused,
+    };
+    if json {
+        printer.result(&format!("{answer:#}\n"));
+        return outcome;
+    }
+    printer.say(text(&answer["sentence"]));
+    if matches!(text(&answer["outcome"]), "github" | "unconfirmed" | "taken") {
+        printer.say(&format!("The dashboard: {}", text(&answer["dashboard"])));
+    }
+    if let (Some(id), Some(status)) = (
+        answer["deployment"]["id"].as_u64(),
+        answer["deployment"]["status"].as_str(),
+    ) {
+        let path = status
+            .find("/api/v1/")
+            .map_or(status, |start| &status[start..]);
+        printer.say(&follow(
+            &app,
+            &sign_in,
+            id,
+            path,
+            wait.min(LONGEST_WAIT_SECONDS),
+        ));
+    }
+    outcome
+}
+
+/// Polls a record until its deploy is past waiting to start, or `wait` seconds pass;
+/// the last thing the console said of it.
+fn follow(app: &App, sign_in: &SignIn, id: u64, path: &str, wait: u64) -> String {
+    let started = std::time::Instant::now();
+    let mut last = None;
+    loop {
+        if let Ok(deploy) = remote::get(app, &sign_in.token, path) {
+            let result = text(&deploy["result"]).to_owned();
+            if result != "waiting to start" {
+                return format!("Record {id}: {result}.");
+            }
+            last = Some(result);
+        }
+        if started.elapsed().as_secs() + POLL_SECONDS > wait {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_secs(POLL_SECONDS));
+    }
+    match last {
+        Some(result) => format!(
+            "Record {id}: {result} after {wait} s; follow it with sluiceway status or on the dashboard."
+        ),
+        None => format!(
+            "Record {id} is open; the console has not heard of it yet. Follow it with sluiceway status or on the dashboard."
+        ),
+    }
+}
+
+/// Asks for a full scan of a repository as the signed-in person.
+pub fn rescan(app: Option<&str>, repo: &str, json: bool, printer: &mut Printer) -> Outcome {
+    let asked = || -> Result<Value, Failure> {
+        let (app, sign_in) = signed_in(app)?;
+        let path = format!(
+            "/api/v1/orgs/{}/repos/{}/rescan",
+            segment(&sign_in.org),
+            segment(repo_name(repo, &sign_in)?)
+        );
+        remote::post(&app, &sign_in.token, &path, None)
+    };
+    let answer = match asked() {
+        Ok(answer) => answer,
+        Err(failure) => return failed(failure, json, printer),
+    };
+    let outcome = match text(&answer["outcome"]) {
+        "asked" => Outcome::Done,
+        "failed" => Outcome::Failed,
+        _ => Outcome::Refused,
+    };
+    if json {
+        printer.result(&format!("{answer:#}\n"));
+    } else {
+        printer.say(text(&answer["sentence"]));
+    }
+    outcome
 }
 
 /// Prints what the console answered: as it came with `--json`, else as `text` draws it.

@@ -100,6 +100,26 @@ pub(super) fn exit_code(outcome: Outcome) -> u8 {
 
 /// GETs `path` (which starts `/api/v1/`) from the console as the token's person.
 pub(super) fn get(app: &App, token: &str, path: &str) -> Result<Value, Failure> {
+    ask(app, token, reqwest::Method::GET, path, None)
+}
+
+/// POSTs `body` (or nothing) to `path` as the token's person.
+pub(super) fn post(
+    app: &App,
+    token: &str,
+    path: &str,
+    body: Option<&Value>,
+) -> Result<Value, Failure> {
+    ask(app, token, reqwest::Method::POST, path, body)
+}
+
+fn ask(
+    app: &App,
+    token: &str,
+    method: reqwest::Method,
+    path: &str,
+    body: Option<&Value>,
+) -> Result<Value, Failure> {
     let client = reqwest::blocking::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .timeout(Duration::from_secs(30))
@@ -111,18 +131,20 @@ pub(super) fn get(app: &App, token: &str, path: &str) -> Result<Value, Failure> 
                 Outcome::Failed,
             )
         })?;
-    let response = client
-        .get(format!("{}{path}", app.as_str()))
+    let mut request = client
+        .request(method, format!("{}{path}", app.as_str()))
         .bearer_auth(token)
-        .header("accept", "application/json")
-        .send()
-        .map_err(|_| {
-            Failure::own(
-                "unreachable",
-                "The console did not answer; check --app and the network, then try again.",
-                Outcome::RetryLater,
-            )
-        })?;
+        .header("accept", "application/json");
+    if let Some(body) = body {
+        request = request.json(body);
+    }
+    let response = request.send().map_err(|_| {
+        Failure::own(
+            "unreachable",
+            "The console did not answer; check --app and the network, then try again.",
+            Outcome::RetryLater,
+        )
+    })?;
     let status = response.status();
     let not_the_app = || {
         Failure::own(
