@@ -444,3 +444,82 @@ fn dispatch(github: &dyn GitHub, scan_run: u64) -> Result<String, ()> {
         .map_err(|_| ())?;
     Ok(workflow.file)
 }
+
+#[cfg(test)]
+mod tests {
+    use sluiceway_core::config::PermissionLevel;
+
+    use super::*;
+
+    fn config(text: &str) -> Config {
+        config::load("sluiceway.yaml", text).unwrap_or_else(|p| panic!("{p:?}"))
+    }
+
+    const STACKS: &str = "stacks:\n  - path: network\n    tool: opentofu\n  - path: storage\n    name: prod\n    tool: opentofu\n    environment: production\n";
+
+    #[test]
+    fn an_entry_names_its_stack_exactly_and_a_folder_entry_may_cover_what_lies_under_it() {
+        let config = config(&format!(
+            "{STACKS}  - path: apps\n    tickers: admin\n  - path: .\n    id: elsewhere\n    tool: opentofu\n"
+        ));
+        let network = Covering::of(&config, "network");
+        assert_eq!((network.exact.len(), network.possible.len()), (1, 0));
+        let prod = Covering::of(&config, "storage:prod");
+        assert_eq!((prod.exact.len(), prod.possible.len()), (1, 0));
+        assert_eq!(prod.environment().as_deref(), Some("production"));
+        assert_eq!(network.environment().as_deref(), Some(DEFAULT_ENVIRONMENT));
+        // `apps` may cover apps/web: its rule joins the top-level one.
+        let web = Covering::of(&config, "apps/web");
+        assert_eq!((web.exact.len(), web.possible.len()), (0, 1));
+        assert_eq!(
+            web.rules(&config),
+            [
+                TickRule::default(),
+                TickRule::AtLeast(PermissionLevel::Admin)
+            ]
+        );
+        // An entry with an id names that id alone.
+        assert!(Covering::of(&config, "elsewhere").exact.len() == 1);
+    }
+
+    #[test]
+    fn what_the_console_cannot_judge_as_the_action_would_stays_on_github() {
+        let cases = [
+            (
+                "ignore:\n  - glob: network\n    reason: deployed by hand\n",
+                Some("is ignored in sluiceway.yaml"),
+            ),
+            (
+                "stacks:\n  - path: network\n    tool: opentofu\n    dependsOn: [storage:prod]\n  - path: storage\n    name: prod\n    tool: opentofu\n",
+                Some("depends on other stacks"),
+            ),
+            (
+                "stacks:\n  - path: network\n    tool: opentofu\n    deploy: on-merge\n",
+                Some("deploys on merge"),
+            ),
+            (
+                "deployWindows:\n  - days: [monday]\n    from: \"09:00\"\n    to: \"17:00\"\n",
+                Some("deploys only in its deploy windows"),
+            ),
+            (STACKS, None),
+        ];
+        for (text, reason) in cases {
+            let config = config(text);
+            assert_eq!(
+                Covering::of(&config, "network").stays_on_github(&config, "network"),
+                reason,
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_environment_only_a_covering_folder_names_is_one_the_console_cannot_tell() {
+        let config = config(
+            "stacks:\n  - path: apps\n    environment: staging\n  - path: apps/web\n    tool: opentofu\n",
+        );
+        let web = Covering::of(&config, "apps/web");
+        assert_eq!((web.exact.len(), web.possible.len()), (1, 1));
+        assert_eq!(web.environment(), None);
+    }
+}
