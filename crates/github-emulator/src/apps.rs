@@ -212,37 +212,44 @@ impl World {
     }
 }
 
+/// A key pair for an app, as a test registers one: made by the system's OpenSSL, the
+/// private half in PEM (PKCS #8) and the public (SPKI).
+pub fn key_pair() -> (String, String) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let made = Command::new("openssl")
+        .args([
+            "genpkey",
+            "-algorithm",
+            "RSA",
+            "-pkeyopt",
+            "rsa_keygen_bits:2048",
+        ])
+        .output()
+        .expect("openssl makes a key");
+    assert!(made.status.success(), "openssl made no key");
+    let mut public = Command::new("openssl")
+        .args(["pkey", "-pubout"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("openssl gives the public half");
+    public
+        .stdin
+        .take()
+        .expect("its input")
+        .write_all(&made.stdout)
+        .expect("the key written to it");
+    let public = public.wait_with_output().expect("the public half");
+    (
+        String::from_utf8_lossy(&made.stdout).into_owned(),
+        String::from_utf8_lossy(&public.stdout).into_owned(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A key pair made by the system's OpenSSL: the private half in PEM, and the public.
-    fn key_pair() -> (String, String) {
-        let dir = tempfile::tempdir().unwrap();
-        let private = dir.path().join("app.pem");
-        let made = std::process::Command::new("openssl")
-            .args([
-                "genpkey",
-                "-algorithm",
-                "RSA",
-                "-pkeyopt",
-                "rsa_keygen_bits:2048",
-                "-out",
-            ])
-            .arg(&private)
-            .status()
-            .unwrap();
-        assert!(made.success());
-        let public = std::process::Command::new("openssl")
-            .args(["pkey", "-pubout", "-in"])
-            .arg(&private)
-            .output()
-            .unwrap();
-        (
-            std::fs::read_to_string(&private).unwrap(),
-            String::from_utf8(public.stdout).unwrap(),
-        )
-    }
 
     fn signed(private: &str, iss: u64, iat: i64, exp: i64) -> String {
         #[derive(serde::Serialize)]

@@ -43,30 +43,10 @@ struct AppKey {
 fn app_key() -> &'static AppKey {
     static KEY: std::sync::OnceLock<AppKey> = std::sync::OnceLock::new();
     KEY.get_or_init(|| {
+        let (private, public_pem) = github_emulator::apps::key_pair();
         let file = tempfile::NamedTempFile::new().unwrap();
-        let made = Command::new("openssl")
-            .args([
-                "genpkey",
-                "-algorithm",
-                "RSA",
-                "-pkeyopt",
-                "rsa_keygen_bits:2048",
-                "-out",
-            ])
-            .arg(file.path())
-            .output()
-            .unwrap();
-        assert!(made.status.success(), "{made:?}");
-        let public = Command::new("openssl")
-            .args(["pkey", "-pubout", "-in"])
-            .arg(file.path())
-            .output()
-            .unwrap();
-        assert!(public.status.success(), "{public:?}");
-        AppKey {
-            file,
-            public_pem: String::from_utf8(public.stdout).unwrap(),
-        }
+        std::fs::write(file.path(), private).unwrap();
+        AppKey { file, public_pem }
     })
 }
 
