@@ -79,10 +79,24 @@ async fn fill(store: &Store, repos: usize) {
 }
 
 /// A served console on its own port, and its address.
+///
+/// It is a GitHub App that reaches no GitHub (a closed port) and never catches up while
+/// measured: what is measured is the console answering from what it keeps.
 fn serve(data: &std::path::Path) -> (Child, String) {
+    let (private, _) = github_emulator::apps::key_pair();
+    let key = data.join("app.pem");
+    std::fs::write(&key, private).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
         .args(["console", "serve", "--listen", "127.0.0.1:0", "--data"])
         .arg(data)
+        .args(["--app-id", "1", "--app-key-file"])
+        .arg(&key)
+        .args([
+            "--github-api-url",
+            "http://127.0.0.1:9",
+            "--catch-up-every",
+            "86400",
+        ])
         .env("SLUICEWAY_CONSOLE_WEBHOOK_SECRET", "bench")
         .stdout(Stdio::piped())
         .spawn()
