@@ -22,7 +22,12 @@ pub async fn once(console: &Console) -> usize {
             continue;
         };
         for repo in repos {
-            if let Some(dashboard) = read(console, &repo).await
+            // When the app cannot reach the org's installation, the org's other
+            // repositories wait for the next round rather than ask again each.
+            let Ok(read) = read(console, &repo).await else {
+                break;
+            };
+            if let Some(dashboard) = read
                 && !same(&repo, &dashboard)
                 && console
                     .store
@@ -48,8 +53,9 @@ pub async fn every(console: Console, every: Duration) {
 }
 
 /// The dashboard's facts as GitHub has them now; `None` when GitHub does not say or the
-/// issue is no dashboard this version reads.
-async fn read(console: &Console, repo: &KeptRepo) -> Option<Dashboard> {
+/// issue is no dashboard this version reads; `Err` when the app's installation on the
+/// org could not be reached.
+async fn read(console: &Console, repo: &KeptRepo) -> Result<Option<Dashboard>, ()> {
     let app = console.app.clone();
     let now = (console.clock)();
     let (org, name, number) = (
@@ -58,13 +64,15 @@ async fn read(console: &Console, repo: &KeptRepo) -> Option<Dashboard> {
         repo.place.dashboard_number,
     );
     tokio::task::spawn_blocking(move || {
-        let installed = app.repo(&org, &name, now).ok()?;
-        let body = installed.github.read_body(number, None).ok()?.body;
-        Dashboard::read(&body)
+        let installed = app.repo(&org, &name, now).map_err(|_| ())?;
+        Ok(installed
+            .github
+            .read_body(number, None)
+            .ok()
+            .and_then(|read| Dashboard::read(&read.body)))
     })
     .await
-    .ok()
-    .flatten()
+    .map_err(|_| ())?
 }
 
 /// Whether the kept facts are the dashboard's (the store keeps rows by stack id).
