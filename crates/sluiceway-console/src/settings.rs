@@ -376,21 +376,8 @@ mod tests {
     /// A fresh RSA key in PEM, as GitHub gives an app's, made by the system's OpenSSL.
     fn app_key() -> String {
         static KEY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-        KEY.get_or_init(|| {
-            let made = std::process::Command::new("openssl")
-                .args([
-                    "genpkey",
-                    "-algorithm",
-                    "RSA",
-                    "-pkeyopt",
-                    "rsa_keygen_bits:2048",
-                ])
-                .output()
-                .expect("openssl makes an app's key");
-            assert!(made.status.success());
-            String::from_utf8(made.stdout).unwrap()
-        })
-        .clone()
+        KEY.get_or_init(|| github_emulator::apps::key_pair().0)
+            .clone()
     }
 
     fn given() -> Given {
