@@ -6,6 +6,7 @@
 //! the later passes, so each mistake is reported once.
 
 mod document;
+pub mod edit;
 mod problem;
 pub mod raw;
 mod schema;
