@@ -334,12 +334,22 @@ impl Descriptions {
         let described = response
             .pointer("/content/application~1json/schema")
             .is_some();
+        let mut schema = format!("{response_pointer}/content/application~1json/schema");
+        // GitHub describes some conflicts as one of two error schemas that any error body
+        // satisfies both of, which `oneOf` then refuses; such a body is held to the
+        // basic error alone.
+        let basic = serde_json::json!({ "$ref": "#/components/schemas/basic-error" });
+        if status >= 400
+            && response
+                .pointer("/content/application~1json/schema/oneOf")
+                .and_then(Value::as_array)
+                .is_some_and(|choices| choices.contains(&basic))
+        {
+            schema = "/components/schemas/basic-error".to_owned();
+        }
         match body {
             Some(body) if described => self
-                .validate(
-                    &format!("{response_pointer}/content/application~1json/schema"),
-                    body,
-                )
+                .validate(&schema, body)
                 .into_iter()
                 .map(|p| format!("{method} {template} {status}: {p}"))
                 .collect(),

@@ -475,6 +475,35 @@ pub(crate) fn pull_request_event(
     action: &str,
     fork: Option<&str>,
 ) -> Value {
+    let mut event = json!({
+        "action": action,
+        "number": pull.number,
+        "pull_request": pull_request(world, urls, pull, fork),
+        "repository": repository(world, urls, false),
+        "sender": user_by_login(world, urls.site, fork.unwrap_or(&pull.author)),
+    });
+    if action == "synchronize" {
+        // The head before the push that synchronized it, and after.
+        let before = urls
+            .repo
+            .commits
+            .get(&pull.head_sha)
+            .and_then(|c| c.parents.first().cloned())
+            .unwrap_or_default();
+        event["before"] = json!(before);
+        event["after"] = json!(pull.head_sha);
+    }
+    event
+}
+
+/// A pull request as the REST API and a webhook payload give it (GitHub's
+/// `pull-request`); `fork` as for the event.
+pub(crate) fn pull_request(
+    world: &World,
+    urls: &Urls<'_>,
+    pull: &Pull,
+    fork: Option<&str>,
+) -> Value {
     let base_repo = repository(world, urls, false);
     let mut head_repo = base_repo.clone();
     if let Some(owner) = fork {
@@ -548,35 +577,65 @@ pub(crate) fn pull_request_event(
             pull_request.insert(k.clone(), v.clone());
         }
     }
-    let mut event = json!({
-        "action": action,
-        "number": number,
-        "pull_request": pull_request,
-        "repository": base_repo,
-        "sender": user_by_login(world, urls.site, fork.unwrap_or(&pull.author)),
-    });
-    if action == "synchronize" {
-        // The head before the push that synchronized it, and after.
-        let before = urls
-            .repo
-            .commits
-            .get(&pull.head_sha)
-            .and_then(|c| c.parents.first().cloned())
-            .unwrap_or_default();
-        event["before"] = json!(before);
-        event["after"] = json!(pull.head_sha);
+    pull_request
+}
+
+/// A branch as the git references API gives it (GitHub's `git-ref`).
+pub(crate) fn git_ref(urls: &Urls<'_>, branch: &str, sha: &str) -> Value {
+    json!({
+        "ref": format!("refs/heads/{branch}"),
+        "node_id": format!("REF_{}", &sha[..12.min(sha.len())]),
+        "url": urls.api(&format!("/git/refs/heads/{branch}")),
+        "object": {
+            "type": "commit",
+            "sha": sha,
+            "url": urls.api(&format!("/git/commits/{sha}")),
+        },
+    })
+}
+
+/// What a write through the contents API answers (GitHub's `file-commit`).
+pub(crate) fn file_commit(urls: &Urls<'_>, branch: &str, file: &FileChange, c: &Commit) -> Value {
+    let mut author = git_person(c.author.as_deref());
+    author["date"] = json!(time(c.at));
+    let mut content = content_file(urls, branch, file);
+    if let Some(content) = content.as_object_mut() {
+        content.remove("content");
+        content.remove("encoding");
+        content.insert(
+            "download_url".into(),
+            json!(urls.html(&format!("/raw/{branch}/{}", file.path))),
+        );
     }
-    event
+    json!({
+        "content": content,
+        "commit": {
+            "sha": c.sha,
+            "node_id": node_id("C", c.at.as_second().unsigned_abs()),
+            "url": urls.api(&format!("/git/commits/{}", c.sha)),
+            "html_url": urls.html(&format!("/commit/{}", c.sha)),
+            "author": author,
+            "committer": author,
+            "message": c.message,
+            "tree": { "url": urls.api(&format!("/git/trees/{}", c.sha)), "sha": c.sha },
+            "parents": c.parents.iter().map(|p| json!({
+                "url": urls.api(&format!("/git/commits/{p}")),
+                "html_url": urls.html(&format!("/commit/{p}")),
+                "sha": p,
+            })).collect::<Vec<_>>(),
+            "verification": {
+                "verified": false, "reason": "unsigned", "signature": null, "payload": null,
+                "verified_at": null,
+            },
+        },
+    })
 }
 
 /// A file of the contents API, its text base64-encoded as GitHub sends it.
 pub(crate) fn content_file(urls: &Urls<'_>, reference: &str, file: &FileChange) -> Value {
     use base64::Engine as _;
     let text = file.content.clone().unwrap_or_default();
-    let sha = format!(
-        "{:040x}",
-        text.len() as u128 * 7919 + text.bytes().map(u128::from).sum::<u128>()
-    );
+    let sha = file.blob_sha();
     let name = file.path.rsplit('/').next().unwrap_or(&file.path);
     let api = urls.api(&format!("/contents/{}?ref={reference}", file.path));
     let html = urls.html(&format!("/blob/{reference}/{}", file.path));

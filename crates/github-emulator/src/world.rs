@@ -139,6 +139,26 @@ pub struct FileChange {
     pub content: Option<String>,
 }
 
+impl FileChange {
+    /// The SHA of the file's blob, which a write that replaces it must name.
+    pub fn blob_sha(&self) -> String {
+        let text = self.content.as_deref().unwrap_or_default();
+        sha_of(&format!("blob {}\0{text}", text.len()))
+    }
+}
+
+/// A file written on a branch through the contents API.
+#[derive(Debug, Clone, Copy)]
+pub struct FileWrite<'a> {
+    pub path: &'a str,
+    pub branch: &'a str,
+    pub text: &'a str,
+    pub message: &'a str,
+    pub author: &'a str,
+    /// The blob the caller saw, for a file that exists.
+    pub replacing: Option<&'a str>,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Rollup {
     /// GraphQL's `StatusState`: `SUCCESS`, `FAILURE`, `PENDING`, `ERROR`, `EXPECTED`.
@@ -710,6 +730,131 @@ impl World {
             pull.merge_method = Some(method.unwrap_or("merge").to_owned());
         }
         Ok(sha)
+    }
+
+    /// Points a new branch at a commit, as `POST /git/refs` does.
+    pub fn create_branch(&mut self, repo: &str, branch: &str, sha: &str) -> Result<(), Refusal> {
+        let repo = self.repo_mut(repo)?;
+        if repo.branches.contains_key(branch) {
+            return Err(Refusal::new(422, "Reference already exists"));
+        }
+        if !repo.commits.contains_key(sha) {
+            return Err(Refusal::new(422, "Object does not exist"));
+        }
+        repo.branches.insert(branch.to_owned(), sha.to_owned());
+        Ok(())
+    }
+
+    /// Moves a branch, as `PATCH /git/refs/{ref}` does: only forward unless forced.
+    pub fn move_branch(
+        &mut self,
+        repo: &str,
+        branch: &str,
+        sha: &str,
+        force: bool,
+    ) -> Result<(), Refusal> {
+        let found = self.repo(repo)?;
+        let head = found
+            .branches
+            .get(branch)
+            .ok_or_else(|| Refusal::new(422, "Reference does not exist"))?;
+        if !found.commits.contains_key(sha) {
+            return Err(Refusal::new(422, "Object does not exist"));
+        }
+        if !force && !found.history(sha).iter().any(|c| c.sha == *head) {
+            return Err(Refusal::new(422, "Update is not a fast forward"));
+        }
+        self.repo_mut(repo)?
+            .branches
+            .insert(branch.to_owned(), sha.to_owned());
+        Ok(())
+    }
+
+    /// Writes a file on a branch as one commit, as `PUT /contents/{path}` does: a file
+    /// that exists is replaced only by a caller who names the blob it saw.
+    pub fn write_file(&mut self, repo: &str, write: FileWrite<'_>) -> Result<String, Refusal> {
+        let found = self.repo(repo)?;
+        if !found.branches.contains_key(write.branch) {
+            return Err(Refusal::new(
+                404,
+                format!("Branch {} not found", write.branch),
+            ));
+        }
+        let status = match (found.file_at(write.branch, write.path), write.replacing) {
+            (Some(file), Some(sha)) if file.blob_sha() == sha => "modified",
+            (Some(_), Some(sha)) => {
+                return Err(Refusal::new(
+                    409,
+                    format!("{} does not match {sha}", write.path),
+                ));
+            }
+            (Some(_), None) => return Err(Refusal::new(422, "\"sha\" wasn't supplied.")),
+            (None, _) => "added",
+        };
+        let change = FileChange {
+            path: write.path.to_owned(),
+            status: status.to_owned(),
+            previous_path: None,
+            content: Some(write.text.to_owned()),
+        };
+        self.push(
+            repo,
+            write.branch,
+            Some(write.author),
+            write.message,
+            vec![change],
+        )
+    }
+
+    /// Opens a pull request from a branch of the repository, as `POST /pulls` does.
+    pub fn create_pull(
+        &mut self,
+        repo: &str,
+        author: &str,
+        title: &str,
+        head: &str,
+        base: &str,
+    ) -> Result<u64, Refusal> {
+        let at = self.tick();
+        let repo = self.repo_mut(repo)?;
+        let invalid = |message: String| Refusal::new(422, message);
+        let head_sha = repo
+            .branches
+            .get(head)
+            .cloned()
+            .ok_or_else(|| invalid(format!("head {head} is not a branch")))?;
+        let base_sha = repo
+            .branches
+            .get(base)
+            .ok_or_else(|| invalid(format!("base {base} is not a branch")))?;
+        if head_sha == *base_sha {
+            return Err(invalid(format!("No commits between {base} and {head}")));
+        }
+        if repo.pulls.values().any(|p| p.open && p.head_branch == head) {
+            return Err(invalid(format!(
+                "A pull request already exists for {}:{head}.",
+                repo.owner
+            )));
+        }
+        let number = repo.take_number();
+        repo.pulls.insert(
+            number,
+            Pull {
+                number,
+                title: title.into(),
+                author: author.into(),
+                draft: false,
+                base: base.into(),
+                head_branch: head.into(),
+                head_sha,
+                mergeable: true,
+                open: true,
+                merge_commit: None,
+                merge_method: None,
+                created_at: at,
+            },
+        );
+        Ok(number)
     }
 
     pub fn issue(&self, repo: &str, number: u64) -> Result<&Issue, Refusal> {

@@ -29,6 +29,12 @@ pub enum Call {
     ReadOpenPullRequests,
     MergePullRequest { number: u64 },
     ReadFile { path: String },
+    ReadRepository,
+    ReadBranch { branch: String },
+    WriteBranch { branch: String },
+    WriteFile { path: String },
+    ReadPullRequestsFrom { branch: String },
+    OpenPullRequest { branch: String },
 }
 
 impl Call {
@@ -60,7 +66,11 @@ impl Call {
             Call::ReadPermission { .. } => "metadata: read",
             Call::ReadOpenPullRequests => "pull-requests: read",
             Call::MergePullRequest { .. } => "contents: write",
-            Call::ReadFile { .. } => "contents: read",
+            Call::ReadFile { .. } | Call::ReadBranch { .. } => "contents: read",
+            Call::ReadRepository => "metadata: read",
+            Call::WriteBranch { .. } | Call::WriteFile { .. } => "contents: write",
+            Call::ReadPullRequestsFrom { .. } => "pull-requests: read",
+            Call::OpenPullRequest { .. } => "pull-requests: write",
         }
     }
 }
@@ -109,7 +119,15 @@ impl fmt::Display for Call {
             }
             Call::ReadOpenPullRequests => f.write_str("read the open pull requests"),
             Call::MergePullRequest { number } => write!(f, "merge pull request #{number}"),
-            Call::ReadFile { path } => write!(f, "read {path} at a pull request's head"),
+            Call::ReadFile { path } => write!(f, "read {path}"),
+            Call::ReadRepository => f.write_str("read the repository"),
+            Call::ReadBranch { branch } => write!(f, "read the branch {branch}"),
+            Call::WriteBranch { branch } => write!(f, "point the branch {branch}"),
+            Call::WriteFile { path } => write!(f, "write {path}"),
+            Call::ReadPullRequestsFrom { branch } => {
+                write!(f, "read the open pull requests from {branch}")
+            }
+            Call::OpenPullRequest { branch } => write!(f, "open a pull request from {branch}"),
         }
     }
 }

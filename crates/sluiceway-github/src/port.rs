@@ -76,7 +76,22 @@ pub trait GitHub {
     /// Open pull requests against `base`, every page.
     fn open_pull_requests(&self, base: &str) -> Result<Vec<OpenPullRequest>>;
     /// A file's text at a commit; `None` when the commit has no such file.
-    fn file_at(&self, path: &str, git_ref: &str) -> Result<Option<String>>;
+    fn file_at(&self, path: &str, git_ref: &str) -> Result<Option<String>> {
+        Ok(self.repo_file(path, git_ref)?.map(|file| file.text))
+    }
+    /// A file's text and blob at a commit or branch; `None` when there is no such file.
+    fn repo_file(&self, path: &str, git_ref: &str) -> Result<Option<RepoFile>>;
+    /// The repository's default branch.
+    fn default_branch(&self) -> Result<String>;
+    /// The commit a branch points at; `None` when there is no such branch.
+    fn branch_head(&self, branch: &str) -> Result<Option<String>>;
+    /// Points a branch at a commit: made when missing, moved there (forced) when not.
+    fn point_branch(&self, branch: &str, sha: &str) -> Result<()>;
+    /// Writes a file on a branch as one commit; answers the commit.
+    fn write_file(&self, write: &FileWrite<'_>) -> Result<String>;
+    /// The open pull request whose head is `branch` in this repository, if any.
+    fn pull_request_from(&self, branch: &str) -> Result<Option<PullRequestLink>>;
+    fn open_pull_request(&self, new: &NewPullRequest<'_>) -> Result<PullRequestLink>;
     /// Merges the pull request only if its head is still `head_sha`; answers the merge
     /// commit.
     fn merge_pull_request(
@@ -85,6 +100,40 @@ pub trait GitHub {
         head_sha: &str,
         method: MergeMethod,
     ) -> Result<String>;
+}
+
+/// A file in the repository, with the blob a write that replaces it must name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RepoFile {
+    pub text: String,
+    pub sha: String,
+}
+
+/// A file written on a branch.
+#[derive(Debug, Clone, Copy)]
+pub struct FileWrite<'a> {
+    pub path: &'a str,
+    pub branch: &'a str,
+    pub text: &'a str,
+    pub message: &'a str,
+    /// The blob the file had when it was read; `None` for a new file.
+    pub replacing: Option<&'a str>,
+}
+
+/// A pull request to open, from a branch of the repository.
+#[derive(Debug, Clone, Copy)]
+pub struct NewPullRequest<'a> {
+    pub title: &'a str,
+    pub body: &'a str,
+    pub head: &'a str,
+    pub base: &'a str,
+}
+
+/// A pull request as a person finds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PullRequestLink {
+    pub number: u64,
+    pub html_url: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -895,3 +895,87 @@ fn a_files_text_is_read_at_a_commit_and_a_missing_or_removed_one_is_none() {
     );
     assert_eq!(bed.github.file_at("nowhere.tf", "main").unwrap(), None);
 }
+
+#[test]
+fn a_settings_change_goes_out_as_a_branch_a_commit_and_one_pull_request() {
+    let bed = Bed::new();
+    let settings = |text: &str| FileChange {
+        path: "sluiceway.yaml".into(),
+        status: "added".into(),
+        previous_path: None,
+        content: Some(text.into()),
+    };
+    bed.act(Act::Push {
+        repo: REPO.into(),
+        branch: "main".into(),
+        author: Some("alice".into()),
+        message: "settings".into(),
+        files: vec![settings("dashboard:\n  title: a\n")],
+    });
+    let github = &bed.github;
+    assert_eq!(github.default_branch().unwrap(), "main");
+    let base = github.branch_head("main").unwrap().unwrap();
+    assert_eq!(github.branch_head("sluiceway/dashboard").unwrap(), None);
+    let read = github.repo_file("sluiceway.yaml", "main").unwrap().unwrap();
+    assert_eq!(read.text, "dashboard:\n  title: a\n");
+
+    github.point_branch("sluiceway/dashboard", &base).unwrap();
+    assert_eq!(
+        github
+            .branch_head("sluiceway/dashboard")
+            .unwrap()
+            .as_deref(),
+        Some(base.as_str())
+    );
+    let write = sluiceway_github::FileWrite {
+        path: "sluiceway.yaml",
+        branch: "sluiceway/dashboard",
+        text: "dashboard:\n  title: b\n",
+        message: "Change the dashboard's title",
+        replacing: Some(&read.sha),
+    };
+    let commit = github.write_file(&write).unwrap();
+    // A write that names a blob the branch no longer has is GitHub's conflict.
+    let stale = github.write_file(&write).unwrap_err();
+    assert!(stale.to_string().contains("409"), "{stale}");
+    assert_eq!(
+        github
+            .file_at("sluiceway.yaml", "sluiceway/dashboard")
+            .unwrap()
+            .as_deref(),
+        Some("dashboard:\n  title: b\n")
+    );
+    assert_eq!(
+        github.file_at("sluiceway.yaml", "main").unwrap().as_deref(),
+        Some(read.text.as_str())
+    );
+
+    assert_eq!(
+        github.pull_request_from("sluiceway/dashboard").unwrap(),
+        None
+    );
+    let new = sluiceway_github::NewPullRequest {
+        title: "Change the Sluiceway dashboard's settings",
+        body: "asked by alice",
+        head: "sluiceway/dashboard",
+        base: "main",
+    };
+    let opened = github.open_pull_request(&new).unwrap();
+    assert!(
+        opened
+            .html_url
+            .ends_with(&format!("/pull/{}", opened.number))
+    );
+    assert_eq!(
+        github.pull_request_from("sluiceway/dashboard").unwrap(),
+        Some(opened.clone())
+    );
+    // A second pull request from the same branch is GitHub's refusal.
+    assert!(github.open_pull_request(&new).is_err());
+    // A branch that exists is moved, even backwards.
+    github.point_branch("sluiceway/dashboard", &base).unwrap();
+    assert_ne!(
+        Some(commit),
+        github.branch_head("sluiceway/dashboard").unwrap()
+    );
+}

@@ -99,35 +99,3 @@ pub(super) async fn get_commit(
         shapes::commit(&world, &shared.urls(repo), commit, true),
     )
 }
-
-#[derive(serde::Deserialize)]
-pub(super) struct ContentPath {
-    owner: String,
-    repo: String,
-    path: String,
-}
-
-#[derive(serde::Deserialize)]
-pub(super) struct ContentQuery {
-    #[serde(rename = "ref")]
-    git_ref: Option<String>,
-}
-
-pub(super) async fn get_content(
-    State(shared): State<Shared>,
-    Extension(caller): Extension<Caller>,
-    Path(p): Path<ContentPath>,
-    axum::extract::Query(q): axum::extract::Query<ContentQuery>,
-) -> Reply {
-    caller.require("contents", Level::Read)?;
-    let world = shared.read();
-    let repo = world.repo(&full(&p.owner, &p.repo))?;
-    let reference = q.git_ref.unwrap_or_else(|| repo.default_branch.clone());
-    let file = repo
-        .file_at(&reference, &p.path)
-        .ok_or_else(Refusal::not_found)?;
-    reply(
-        StatusCode::OK,
-        shapes::content_file(&shared.urls(repo), &reference, file),
-    )
-}

@@ -18,9 +18,12 @@ mod apps;
 mod checks;
 mod collaborators;
 mod commits;
+mod contents;
 mod deployments;
+mod git;
 mod issues;
 mod pulls;
+mod repos;
 mod users;
 
 pub(crate) fn routes() -> Router<Shared> {
@@ -101,7 +104,18 @@ pub(crate) fn routes() -> Router<Shared> {
         )
         .route(
             "/repos/{owner}/{repo}/contents/{*path}",
-            get(commits::get_content),
+            get(contents::get_content).put(contents::put_content),
+        )
+        .route("/repos/{owner}/{repo}", get(repos::get_repo))
+        .route("/repos/{owner}/{repo}/git/ref/{*ref}", get(git::get_ref))
+        .route("/repos/{owner}/{repo}/git/refs", post(git::create_ref))
+        .route(
+            "/repos/{owner}/{repo}/git/refs/{*ref}",
+            axum::routing::patch(git::update_ref),
+        )
+        .route(
+            "/repos/{owner}/{repo}/pulls",
+            get(pulls::list_pulls).post(pulls::create_pull),
         )
 }
 

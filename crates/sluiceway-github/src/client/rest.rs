@@ -13,9 +13,10 @@ use super::shapes::{self, Read};
 use crate::port::Result;
 use crate::{
     BodyWithHistory, Call, ChangedFile, CheckRun, CommitFacts, Comparison, DeploymentRecord,
-    EditCursor, Failure, GitHub, GitHubError, Issue, IssueState, MergeMethod, NewDeploymentRecord,
-    NewDeploymentStatus, NewIssue, OpenPullRequest, Permission, PreviewPage, RecordsPage, RunLink,
-    RunsFilter, WorkflowRun,
+    EditCursor, Failure, FileWrite, GitHub, GitHubError, Issue, IssueState, MergeMethod,
+    NewDeploymentRecord, NewDeploymentStatus, NewIssue, NewPullRequest, OpenPullRequest,
+    Permission, PreviewPage, PullRequestLink, RecordsPage, RepoFile, RunLink, RunsFilter,
+    WorkflowRun,
 };
 
 /// GitHub's largest page.
@@ -97,6 +98,11 @@ fn issues_query(label: &str, state: &str, extra: &str) -> String {
         "/issues?labels={}&state={state}&per_page={PAGE}{extra}",
         encode(label)
     )
+}
+
+/// A path of segments (a file's, a branch's), each percent-encoded, its `/` kept.
+fn branch_path(path: &str) -> String {
+    path.split('/').map(encode).collect::<Vec<_>>().join("/")
 }
 
 /// Percent-encodes one query value or path segment.
@@ -395,7 +401,7 @@ impl GitHub for HttpGitHub {
         shapes::workflow_run(Read::new(&call, &run))
     }
 
-    fn file_at(&self, path: &str, git_ref: &str) -> Result<Option<String>> {
+    fn repo_file(&self, path: &str, git_ref: &str) -> Result<Option<RepoFile>> {
         let call = Call::ReadFile { path: path.into() };
         let encoded: Vec<String> = path.split('/').map(encode).collect();
         let answer = match self.get(
@@ -415,9 +421,88 @@ impl GitHub for HttpGitHub {
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(packed)
             .map_err(|_| unreadable("a file's content is not base64"))?;
-        String::from_utf8(bytes)
-            .map(Some)
-            .map_err(|_| unreadable("a file is not UTF-8 text"))
+        let text = String::from_utf8(bytes).map_err(|_| unreadable("a file is not UTF-8 text"))?;
+        Ok(Some(RepoFile {
+            text,
+            sha: read.text("sha")?,
+        }))
+    }
+
+    fn default_branch(&self) -> Result<String> {
+        let call = Call::ReadRepository;
+        let repo = self.get(&call, "")?;
+        Read::new(&call, &repo).text("default_branch")
+    }
+
+    fn branch_head(&self, branch: &str) -> Result<Option<String>> {
+        let call = Call::ReadBranch {
+            branch: branch.into(),
+        };
+        match self.get(&call, &format!("/git/ref/heads/{}", branch_path(branch))) {
+            Ok(found) => Read::new(&call, &found).at("object")?.text("sha").map(Some),
+            Err(e) if matches!(e.failure, Failure::Status { status: 404, .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn point_branch(&self, branch: &str, sha: &str) -> Result<()> {
+        let call = Call::WriteBranch {
+            branch: branch.into(),
+        };
+        if self.branch_head(branch)?.is_some() {
+            let body = json!({ "sha": sha, "force": true });
+            let path = format!("/git/refs/heads/{}", branch_path(branch));
+            self.write(&call, Method::PATCH, &path, &body)?;
+        } else {
+            let body = json!({ "ref": format!("refs/heads/{branch}"), "sha": sha });
+            self.write(&call, Method::POST, "/git/refs", &body)?;
+        }
+        Ok(())
+    }
+
+    fn write_file(&self, write: &FileWrite<'_>) -> Result<String> {
+        let call = Call::WriteFile {
+            path: write.path.into(),
+        };
+        let mut body = json!({
+            "message": write.message,
+            "content": base64::engine::general_purpose::STANDARD.encode(write.text),
+            "branch": write.branch,
+        });
+        if let Some(sha) = write.replacing {
+            body["sha"] = json!(sha);
+        }
+        let path = format!("/contents/{}", branch_path(write.path));
+        let written = self.write(&call, Method::PUT, &path, &body)?;
+        Read::new(&call, &written).at("commit")?.text("sha")
+    }
+
+    fn pull_request_from(&self, branch: &str) -> Result<Option<PullRequestLink>> {
+        let call = Call::ReadPullRequestsFrom {
+            branch: branch.into(),
+        };
+        let (owner, _) = self.owner_and_name();
+        let query = format!(
+            "/pulls?state=open&head={}&per_page={PAGE}",
+            encode(&format!("{owner}:{branch}"))
+        );
+        let pulls = self.get(&call, &query)?;
+        let read = Read::new(&call, &pulls);
+        match read.items("")?.first() {
+            Some(pull) => Ok(Some(shapes::pull_request_link(*pull)?)),
+            None => Ok(None),
+        }
+    }
+
+    fn open_pull_request(&self, new: &NewPullRequest<'_>) -> Result<PullRequestLink> {
+        let call = Call::OpenPullRequest {
+            branch: new.head.into(),
+        };
+        let body = json!({
+            "title": new.title, "body": new.body, "head": new.head, "base": new.base,
+        });
+        let opened = self.write(&call, Method::POST, "/pulls", &body)?;
+        shapes::pull_request_link(Read::new(&call, &opened))
     }
 
     fn compare(&self, base: &str, head: &str) -> Result<Comparison> {

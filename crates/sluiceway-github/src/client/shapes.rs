@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::{
     Actor, ActorKind, Call, ChangedFile, CheckRun, DeploymentRecord, Failure, GitHubError, Issue,
-    IssueState, RecordState, RecordStatus, WorkflowRun,
+    IssueState, PullRequestLink, RecordState, RecordStatus, WorkflowRun,
 };
 
 /// A cursor over one JSON answer that knows which call it serves.
@@ -241,5 +241,12 @@ pub(crate) fn changed_file(read: Read<'_>) -> Result<ChangedFile, GitHubError> {
     Ok(ChangedFile {
         path: read.text("filename")?,
         previous_path: read.opt_text("previous_filename"),
+    })
+}
+
+pub(crate) fn pull_request_link(read: Read<'_>) -> Result<PullRequestLink, GitHubError> {
+    Ok(PullRequestLink {
+        number: read.number("number")?,
+        html_url: read.text("html_url")?,
     })
 }
