@@ -67,7 +67,7 @@ openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$work/app.pem
 public="$(openssl pkey -pubout -in "$work/app.pem" | quoted)"
 app="$(act "{\"add_app\":{\"slug\":\"sluiceway-console\",\"public_key_pem\":$public}}")"
 app_id="$(echo "$app" | json '["id"]')"
-act "{\"install\":{\"app\":$app_id,\"account\":\"octo\",\"permissions\":{\"actions\":\"write\",\"checks\":\"read\",\"contents\":\"read\",\"deployments\":\"write\",\"issues\":\"read\",\"members\":\"read\",\"metadata\":\"read\"}}}" >/dev/null
+act "{\"install\":{\"app\":$app_id,\"account\":\"octo\",\"permissions\":{\"actions\":\"write\",\"checks\":\"read\",\"contents\":\"write\",\"deployments\":\"write\",\"issues\":\"read\",\"members\":\"read\",\"metadata\":\"read\",\"pull-requests\":\"write\"}}}" >/dev/null
 act '{"add_member":{"org":"octo","login":"alice"}}' >/dev/null
 act '{"add_member":{"org":"octo","login":"bob"}}' >/dev/null
 

@@ -118,11 +118,7 @@ fn keys_of(document: Option<&Document>) -> Map<String, Value> {
         .map(Vec::as_slice)
         .unwrap_or_default();
     for entry in entries {
-        let Some(id) = entry
-            .get("id")
-            .or_else(|| entry.get("path"))
-            .and_then(Value::as_str)
-        else {
+        let Some(id) = entry_name(entry) else {
             continue;
         };
         for key in ["deploy", "tickers"] {
@@ -133,6 +129,21 @@ fn keys_of(document: Option<&Document>) -> Map<String, Value> {
         }
     }
     keys
+}
+
+/// How a change names an entry of `stacks`: the stack id it gives (its `id`, else its
+/// path and name, as discovery derives it).
+pub(crate) fn entry_name(entry: &Value) -> Option<String> {
+    if let Some(id) = entry.get("id").and_then(Value::as_str) {
+        return Some(id.to_owned());
+    }
+    let path = entry.get("path").and_then(Value::as_str)?;
+    let name = entry.get("name").and_then(Value::as_str);
+    Some(
+        sluiceway_core::stack::StackId::derive(path, name)
+            .as_str()
+            .to_owned(),
+    )
 }
 
 #[cfg(test)]

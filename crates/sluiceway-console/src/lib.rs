@@ -7,6 +7,7 @@
 pub mod api;
 pub mod catch_up;
 pub mod config;
+pub mod config_pull_request;
 pub mod facts;
 pub mod github_app;
 mod hooks;

@@ -183,6 +183,26 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// A repository's settings, or a pull request that changes some.
+    ///
+    /// The settings are the keys of sluiceway.yaml the console changes. Without `set`, every key the console changes with the value the file gives it.
+    /// `set key=value …` asks the console to open one pull request on the branch
+    /// sluiceway/dashboard that changes only those keys, every other line of the file
+    /// kept; a value is read as YAML (`drift.enabled=false`, `tickers=[alice, bob]`), and
+    /// `null` puts the action's default back. Write access is needed; a person merges the
+    /// pull request. Exit codes as for status.
+    Settings {
+        /// A repository of the token's org: its name, or org/name.
+        repo: String,
+        #[command(subcommand)]
+        change: Option<SettingsChange>,
+        /// The console, when signed in to more than one.
+        #[arg(long, value_name = "URL")]
+        app: Option<String>,
+        /// Print the console's answer as it came.
+        #[arg(long)]
+        json: bool,
+    },
     /// The console: an org-wide view of every repository's dashboard, as a service a team
     /// runs itself (one binary; SQLite in its data folder, or PostgreSQL for more than one
     /// instance).
@@ -217,6 +237,17 @@ pub enum Command {
         /// (docs/formats/timings.schema.json).
         #[arg(long, group = "format")]
         timings: bool,
+    },
+}
+
+/// A change of settings asked of a console.
+#[derive(Debug, Subcommand)]
+pub enum SettingsChange {
+    /// Open a pull request that sets each key to its value.
+    Set {
+        /// `key=value`, as the settings list names the key.
+        #[arg(required = true, value_name = "KEY=VALUE")]
+        pairs: Vec<String>,
     },
 }
 

@@ -82,6 +82,15 @@ pub fn run(cli: Cli, printer: &mut Printer) -> ExitCode {
         Command::Rescan { repo, app, json } => {
             console::asks::rescan(app.as_deref(), &repo, json, printer)
         }
+        Command::Settings {
+            repo,
+            change,
+            app,
+            json,
+        } => {
+            let pairs = change.map(|cli::SettingsChange::Set { pairs }| pairs);
+            console::asks::settings(app.as_deref(), &repo, pairs.as_deref(), json, printer)
+        }
         Command::Console(command) => console_command(*command, printer),
         Command::Schema {
             result_file,

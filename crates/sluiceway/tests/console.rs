@@ -80,11 +80,12 @@ fn installed_app(bed: &Bed) -> InstalledApp {
     let permissions = [
         ("actions", Level::Write),
         ("checks", Level::Read),
-        ("contents", Level::Read),
+        ("contents", Level::Write),
         ("deployments", Level::Write),
         ("issues", Level::Read),
         ("members", Level::Read),
         ("metadata", Level::Read),
+        ("pull-requests", Level::Write),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_owned(), v))
@@ -1194,6 +1195,147 @@ fn a_tick_from_the_command_line_opens_a_record_the_workflow_then_deploys() {
 }
 
 #[test]
+fn a_settings_change_opens_one_pull_request_that_changes_only_its_keys() {
+    let reference = reference();
+    let bed = Bed::new();
+    let app = installed_app(&bed);
+    let console = Console::of_app(&bed, &app);
+    let (_job, sha, _) = scanned_for_the_app(&bed, &console);
+    let before = bed.github.file_at("sluiceway.yaml", &sha).unwrap().unwrap();
+    let alice = signed_in(&console, "alice");
+
+    // Keys that are not the editor's are refused before GitHub is asked anything.
+    let (code, _, said) = person(
+        alice.path(),
+        &[
+            "settings",
+            "infra",
+            "set",
+            "dashboard.colour=red",
+            "tickers=[a]",
+        ],
+        "",
+    );
+    assert_eq!(code, Some(5), "{said}");
+    assert!(said.contains("dashboard.colour is not a key"), "{said}");
+    let token = console.token("octo", "alice");
+    let client = reqwest::blocking::Client::new();
+    let post = |token: &str, body: &str| -> (u16, Value) {
+        let response = client
+            .post(format!(
+                "{}/api/v1/orgs/octo/repos/infra/config/pull-request",
+                console.url
+            ))
+            .bearer_auth(token)
+            .header("content-type", "application/json")
+            .body(body.to_owned())
+            .send()
+            .unwrap();
+        (response.status().as_u16(), response.json().unwrap())
+    };
+    let (status, refused) = post(&token, "not json");
+    assert_eq!(status, 400, "{refused}");
+    assert_valid(&reference, "ChangesRefused", &refused);
+    assert_eq!(bed.github.branch_head("sluiceway/dashboard").unwrap(), None);
+
+    // A person who cannot write to the repository is refused.
+    bed.emulator
+        .act(Act::AddAccount {
+            login: "bob".into(),
+            kind: github_emulator::world::AccountKind::User,
+        })
+        .unwrap();
+    let bob = console.token("octo", "bob");
+    let (status, error) = post(
+        &bob,
+        r#"{"changes":[{"key":"drift.enabled","value":false}]}"#,
+    );
+    assert_eq!(
+        (status, error["code"].as_str()),
+        (403, Some("no-write-access"))
+    );
+    assert_valid(&reference, "Error", &error);
+
+    // Alice's change: one pull request from sluiceway/dashboard to main.
+    let (code, out, said) = person(
+        alice.path(),
+        &[
+            "settings",
+            "infra",
+            "set",
+            "dashboard.title=Platform deploys",
+            "drift.enabled=false",
+            "stacks[storage:prod].deploy=on-merge",
+        ],
+        "",
+    );
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.starts_with("Opened pull request #"), "{said}");
+    let opened = bed
+        .github
+        .pull_request_from("sluiceway/dashboard")
+        .unwrap()
+        .unwrap();
+    assert_eq!(out.trim(), opened.html_url);
+    let after = bed
+        .github
+        .file_at("sluiceway.yaml", "sluiceway/dashboard")
+        .unwrap()
+        .unwrap();
+    // Every line of the file stays, in order, but the title's; three lines are new.
+    let kept: Vec<&str> = before
+        .lines()
+        .filter(|l| *l != "  title: Quickstart deploys")
+        .collect();
+    let mut rest = after.lines();
+    for line in &kept {
+        assert!(rest.any(|l| l == *line), "lost {line:?}:\n{after}");
+    }
+    assert_eq!(after.lines().count(), before.lines().count() + 3, "{after}");
+    assert!(
+        after.starts_with("# yaml-language-server: $schema="),
+        "{after}"
+    );
+    let loaded = sluiceway_core::config::load("sluiceway.yaml", &after).unwrap();
+    assert_eq!(loaded.settings.dashboard.title, "Platform deploys");
+    assert_eq!(
+        loaded.entries[2].deploy,
+        Some(sluiceway_core::config::DeployTrigger::OnMerge)
+    );
+    assert!(loaded.entries[..2].iter().all(|e| e.deploy.is_none()));
+    // The default branch is the person's to change, by merging.
+    assert_eq!(
+        bed.github
+            .file_at("sluiceway.yaml", "main")
+            .unwrap()
+            .unwrap(),
+        before
+    );
+
+    // A second change waits for that pull request.
+    let (status, answer) = post(
+        &token,
+        r#"{"changes":[{"key":"dashboard.title","value":null}]}"#,
+    );
+    assert_eq!(status, 200, "{answer}");
+    assert_valid(&reference, "PullRequestAnswer", &answer);
+    assert_eq!(answer["outcome"], "pull-request-open");
+    assert_eq!(answer["pullRequest"].as_u64(), Some(opened.number));
+
+    // The settings as the command line lists them.
+    let (code, out, said) = person(alice.path(), &["settings", "infra"], "");
+    assert_eq!(code, Some(0), "{said}");
+    assert!(
+        out.contains("dashboard.title = \"Quickstart deploys\""),
+        "{out}"
+    );
+    assert!(
+        out.contains("stacks[storage:prod].deploy = (default)"),
+        "{out}"
+    );
+}
+
+#[test]
 fn a_delivery_that_never_came_is_caught_up_from_github() {
     let bed = Bed::new();
     let app = installed_app(&bed);
@@ -1555,6 +1697,16 @@ fn the_playground_brings_up_a_console_that_answers_every_operation_as_described(
     let (status, rescan) = ask(reqwest::Method::POST, &format!("{base}/rescan"));
     assert_eq!(status, 200, "{rescan}");
     assert_valid(&reference, "RescanAnswer", &rescan);
+    let changed = client
+        .post(format!("{console}{base}/config/pull-request"))
+        .bearer_auth(&token)
+        .json(&serde_json::json!({ "changes": [{ "key": "drift.enabled", "value": false }] }))
+        .send()
+        .unwrap();
+    assert_eq!(changed.status().as_u16(), 200);
+    let changed: Value = changed.json().unwrap();
+    assert_valid(&reference, "PullRequestAnswer", &changed);
+    assert_eq!(changed["outcome"], "opened", "{changed}");
 
     // The sign-in link signs alice in through the emulator and lands on a page of hers.
     let started = client.get(playground.said("signin")).send().unwrap();

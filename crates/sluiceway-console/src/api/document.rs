@@ -6,8 +6,9 @@ use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::{Map, Value, json};
 
+use super::error::ChangesRefused;
 use super::error::ErrorBody;
-use super::{Audit, Deploy, Me, Org, Repo, RescanAnswer, Stack, TickAnswer, TickBody};
+use super::{Audit, ChangesBody, Deploy, Me, Org, Repo, RescanAnswer, Stack, TickAnswer, TickBody};
 
 /// One operation: its id, path, parameters beyond the path's, what it answers, and a
 /// sentence of what it is for.
@@ -71,6 +72,13 @@ const OPERATIONS: &[Operation] = &[
         summary: "The repository's sluiceway.yaml at the scanned commit: its text, whether the action loads it, and the value it gives each key a change may name.",
     },
     Operation {
+        id: "configPullRequest",
+        method: "post",
+        path: "/api/v1/orgs/{org}/repos/{repo}/config/pull-request",
+        query: &[],
+        summary: "Opens one pull request on the branch sluiceway/dashboard that changes only the keys asked in sluiceway.yaml, every other byte of the file kept; null puts the action's default back. A person merges it. Needs write access to the repository.",
+    },
+    Operation {
         id: "tick",
         method: "post",
         path: "/api/v1/orgs/{org}/repos/{repo}/stacks/{stack}/tick",
@@ -123,8 +131,14 @@ pub(crate) fn document() -> Value {
         ),
         ("tick", schema_of::<TickAnswer>(&mut generator)),
         ("rescan", schema_of::<RescanAnswer>(&mut generator)),
+        (
+            "configPullRequest",
+            schema_of::<crate::config_pull_request::PullRequestAnswer>(&mut generator),
+        ),
     ];
     let tick_body = schema_of::<TickBody>(&mut generator);
+    let changes_body = schema_of::<ChangesBody>(&mut generator);
+    let refused = schema_of::<ChangesRefused>(&mut generator);
     let error = schema_of::<ErrorBody>(&mut generator);
     let mut paths = Map::new();
     for operation in OPERATIONS {
@@ -157,6 +171,16 @@ pub(crate) fn document() -> Value {
                     "503": failure("The console could not answer, or GitHub did not answer it; try again shortly."),
                 },
         });
+        if operation.id == "configPullRequest" {
+            described["requestBody"] = json!({
+                "required": true,
+                "content": { "application/json": { "schema": changes_body } },
+            });
+            described["responses"]["400"] = json!({
+                "description": "Changes refused before GitHub was asked anything.",
+                "content": { "application/json": { "schema": refused } },
+            });
+        }
         if operation.id == "tick" {
             described["requestBody"] = json!({
                 "required": false,

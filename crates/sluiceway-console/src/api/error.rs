@@ -26,13 +26,17 @@ pub enum ApiError {
     NoPreview,
     /// Its page is there but holds nothing to read.
     PreviewUnreadable,
+    /// The person cannot write to the repository, which a pull request needs.
+    NoWriteAccess,
 }
 
 impl ApiError {
     fn status(self) -> StatusCode {
         match self {
             ApiError::NoToken | ApiError::TokenNotWorking => StatusCode::UNAUTHORIZED,
-            ApiError::NotAMember | ApiError::OrgGone => StatusCode::FORBIDDEN,
+            ApiError::NotAMember | ApiError::OrgGone | ApiError::NoWriteAccess => {
+                StatusCode::FORBIDDEN
+            }
             ApiError::NotFound | ApiError::NoPreview => StatusCode::NOT_FOUND,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable | ApiError::GitHubSilent | ApiError::PreviewUnreadable => {
@@ -52,6 +56,7 @@ impl ApiError {
             ApiError::OrgGone => Code::OrgGone,
             ApiError::NoPreview => Code::NoPreview,
             ApiError::PreviewUnreadable => Code::PreviewUnreadable,
+            ApiError::NoWriteAccess => Code::NoWriteAccess,
         }
     }
 
@@ -79,6 +84,9 @@ impl ApiError {
             ApiError::PreviewUnreadable => {
                 "The stack's preview page on GitHub holds nothing the console can read."
             }
+            ApiError::NoWriteAccess => {
+                "The token's person cannot write to this repository, which a pull request needs."
+            }
         }
     }
 }
@@ -97,6 +105,37 @@ pub(crate) enum Code {
     GithubSilent,
     NoPreview,
     PreviewUnreadable,
+    NoWriteAccess,
+}
+
+/// Changes refused before GitHub was asked anything: a sentence for each.
+#[derive(Serialize, JsonSchema)]
+pub(crate) struct ChangesRefused {
+    error: &'static str,
+    code: RefusedCode,
+    problems: Vec<String>,
+}
+
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum RefusedCode {
+    ChangesRefused,
+}
+
+impl ChangesRefused {
+    pub(crate) fn new(problems: Vec<String>) -> ChangesRefused {
+        ChangesRefused {
+            error: "The changes were refused before GitHub was asked anything; problems says why.",
+            code: RefusedCode::ChangesRefused,
+            problems,
+        }
+    }
+}
+
+impl IntoResponse for ChangesRefused {
+    fn into_response(self) -> Response {
+        (StatusCode::BAD_REQUEST, Json(self)).into_response()
+    }
 }
 
 /// Every answer that is not a success: one plain sentence and a code.

@@ -1,9 +1,8 @@
 //! The API under `/api/v1`, as the reference's published description (`v1.1.0`) fixes
 //! it: a personal token in `Authorization: Bearer`, never a cookie; every answer for the
-//! token's org alone; stack ids in paths URL-encoded. This version answers `me`, `org`,
-//! `repo`, `stack`, `deployment` and `audit` from what it keeps, and `preview`, `tick`,
-//! `rescan` and `config` by asking GitHub as its GitHub App; `configPullRequest` is not
-//! answered yet (issue 41).
+//! token's org alone; stack ids in paths URL-encoded. It answers `me`, `org`, `repo`,
+//! `stack`, `deployment` and `audit` from what it keeps, and `preview`, `tick`, `rescan`,
+//! `config` and `configPullRequest` by asking GitHub as its GitHub App.
 
 mod document;
 mod error;
@@ -20,6 +19,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 pub use error::ApiError;
+use error::ChangesRefused;
 pub use limits::Limits;
 pub use views::OrgViews;
 
@@ -46,6 +46,10 @@ pub(crate) fn routes() -> Router<Console> {
         .route("/orgs/{org}/repos/{repo}/stacks/{stack}/tick", post(tick))
         .route("/orgs/{org}/repos/{repo}/rescan", post(rescan))
         .route("/orgs/{org}/repos/{repo}/config", get(config))
+        .route(
+            "/orgs/{org}/repos/{repo}/config/pull-request",
+            post(config_pull_request),
+        )
         .route("/orgs/{org}/audit", get(audit))
         .route(
             "/openapi.json",
@@ -784,4 +788,42 @@ async fn config(
     })
     .await?;
     Ok(Json(answer))
+}
+
+/// What a settings change asks for.
+#[derive(serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ChangesBody {
+    changes: Vec<crate::config_pull_request::KeyChange>,
+}
+
+/// Opens the pull request that changes the keys asked in `sluiceway.yaml`.
+async fn config_pull_request(
+    State(console): State<Console>,
+    headers: HeaderMap,
+    Path((org, repo)): Path<(String, String)>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let caller = counted_caller(&console, &headers, Counted::Write).await?;
+    let kept = kept_repo(&console, &caller, &org, &repo).await?;
+    let Ok(body) = serde_json::from_slice::<ChangesBody>(&body) else {
+        return Ok(ChangesRefused::new(vec![
+            "The request's body is not {\"changes\": [{\"key\": …, \"value\": …}, …]}.".to_owned(),
+        ])
+        .into_response());
+    };
+    if let Err(problems) = crate::config_pull_request::check(&body.changes) {
+        return Ok(ChangesRefused::new(problems).into_response());
+    }
+    let person = caller.token.login.clone();
+    let answer = with_installation(&console, &kept, move |installed| {
+        crate::config_pull_request::open(&installed.github, &person, &body.changes).map_err(|e| {
+            match e {
+                crate::config_pull_request::Refusal::NoWriteAccess => ApiError::NoWriteAccess,
+                crate::config_pull_request::Refusal::Silent(_) => ApiError::GitHubSilent,
+            }
+        })
+    })
+    .await?;
+    Ok(Json(answer).into_response())
 }

@@ -1,5 +1,5 @@
 //! A person's command line to a console (the reference's decision 0116): `login`,
-//! `logout`, `status`, `stack`, `preview`, `tick` and `rescan`. Each talks to the console's API
+//! `logout`, `status`, `stack`, `preview`, `tick`, `rescan` and `settings`. Each talks to the console's API
 //! alone, never to GitHub; `--json` prints the console's answer as it came, or
 //! `{error, code, exit}`.
 
@@ -386,6 +386,105 @@ pub fn rescan(app: Option<&str>, repo: &str, json: bool, printer: &mut Printer) 
         printer.say(text(&answer["sentence"]));
     }
     outcome
+}
+
+/// The settings, or a pull request that changes those `pairs` name.
+pub fn settings(
+    app: Option<&str>,
+    repo: &str,
+    pairs: Option<&[String]>,
+    json: bool,
+    printer: &mut Printer,
+) -> Outcome {
+    let changes = match pairs.map(key_changes).transpose() {
+        Ok(changes) => changes,
+        Err(failure) => return failed(failure, json, printer),
+    };
+    let asked = || -> Result<Value, Failure> {
+        let (app, sign_in) = signed_in(app)?;
+        let path = format!(
+            "/api/v1/orgs/{}/repos/{}/config",
+            segment(&sign_in.org),
+            segment(repo_name(repo, &sign_in)?)
+        );
+        match &changes {
+            None => remote::get(&app, &sign_in.token, &path),
+            Some(changes) => remote::post(
+                &app,
+                &sign_in.token,
+                &format!("{path}/pull-request"),
+                Some(&serde_json::json!({ "changes": changes })),
+            ),
+        }
+    };
+    if changes.is_none() {
+        return print(asked(), json, printer, settings_text);
+    }
+    let answer = match asked() {
+        Ok(answer) => answer,
+        Err(failure) => return failed(failure, json, printer),
+    };
+    if json {
+        printer.result(&format!("{answer:#}\n"));
+    } else {
+        printer.say(text(&answer["sentence"]));
+        for line in answer["changes"].as_array().into_iter().flatten() {
+            printer.say(&format!("  {}", text(line)));
+        }
+        for line in answer["problems"].as_array().into_iter().flatten() {
+            printer.say(&format!("  problem: {}", text(line)));
+        }
+        if let Some(url) = answer["url"].as_str() {
+            printer.result(&format!("{url}\n"));
+        }
+    }
+    match text(&answer["outcome"]) {
+        "opened" | "nothing-to-change" => Outcome::Done,
+        "read-failed" | "write-failed" => Outcome::Failed,
+        _ => Outcome::Refused,
+    }
+}
+
+/// `key=value` pairs as the API's changes, each value read as YAML.
+fn key_changes(pairs: &[String]) -> Result<Vec<Value>, Failure> {
+    pairs
+        .iter()
+        .map(|pair| {
+            let usage = |sentence: String| Failure::own("usage", &sentence, Outcome::Usage);
+            let (key, value) = pair
+                .split_once('=')
+                .ok_or_else(|| usage(format!("{pair}: expected key=value")))?;
+            if key.is_empty() || value.trim().is_empty() {
+                return Err(usage(format!(
+                    "{pair}: expected key=value (null puts the default back)"
+                )));
+            }
+            let value = sluiceway_core::config::Document::parse(value)
+                .map_err(|_| usage(format!("{pair}: the value is not YAML")))?
+                .value;
+            Ok(serde_json::json!({ "key": key, "value": value }))
+        })
+        .collect()
+}
+
+/// `sluiceway.yaml at 1a2b3c4` and a line per key with the file's value.
+fn settings_text(answer: &Value) -> String {
+    let mut out = match (answer["file"].as_str(), answer["sha"].as_str()) {
+        (Some(file), Some(sha)) => format!("{file} at {}\n", &sha[..sha.len().min(7)]),
+        _ => "No sluiceway.yaml: the action's defaults hold.\n".to_owned(),
+    };
+    if let Some(problem) = answer["problem"].as_str() {
+        out.push_str(&format!("problem: {problem}\n"));
+    }
+    for (key, value) in answer["keys"].as_object().into_iter().flatten() {
+        let shown = if value.is_null() {
+            "(default)".to_owned()
+        } else {
+            value.to_string()
+        };
+        out.push_str(&format!("{key} = {shown}\n"));
+    }
+    out
 }
 
 /// Prints what the console answered: as it came with `--json`, else as `text` draws it.

@@ -161,7 +161,14 @@ fn ask(
         return Ok(body);
     }
     match (body["code"].as_str(), body["error"].as_str()) {
-        (Some(code), Some(sentence)) => Err(Failure::console(code, sentence)),
+        (Some(code), Some(sentence)) => {
+            // Refused changes say why, one sentence each.
+            let mut said = sentence.to_owned();
+            for problem in body["problems"].as_array().into_iter().flatten() {
+                said.push_str(&format!("\n  {}", problem.as_str().unwrap_or_default()));
+            }
+            Err(Failure::console(code, &said))
+        }
         _ => Err(not_the_app()),
     }
 }
