@@ -8,9 +8,9 @@ use axum::routing::post;
 use axum::{Json, Router};
 use serde_json::json;
 
-use crate::Console;
 use crate::store::Applied;
 use crate::webhook::{self, Headers, News, WebhookError};
+use crate::{Console, pick_up};
 
 pub(crate) fn routes() -> Router<Console> {
     Router::new().route("/webhooks/github", post(deliver))
@@ -42,11 +42,44 @@ async fn deliver(
     };
     let now = (console.clock)();
     let applied = match &delivery.news {
-        News::Dashboard { place, dashboard } => {
-            console
+        News::Dashboard {
+            place,
+            dashboard,
+            editor,
+        } => {
+            // The boxes as the console last knew them, to tell which this edit ticked.
+            let before = match editor {
+                Some(_) => console
+                    .store
+                    .repo(&place.org, &place.name)
+                    .await
+                    .ok()
+                    .flatten(),
+                None => None,
+            };
+            let applied = console
                 .store
                 .apply_dashboard(&delivery.id, &delivery.event, now, place, dashboard)
-                .await
+                .await;
+            if let (Ok(Applied::Now), Some(editor), Some(before)) = (&applied, editor, before) {
+                let ticked = pick_up::newly_ticked(&before.stacks, dashboard);
+                if !ticked.is_empty() {
+                    // GitHub waits for the answer, not for the pick-up.
+                    let (console, place, editor) = (console.clone(), place.clone(), editor.clone());
+                    tokio::spawn(async move {
+                        for (stack, judged) in
+                            pick_up::pick_up(&console, &place, &editor, ticked, now).await
+                        {
+                            if let Err(e) = judged {
+                                eprintln!(
+                                    "the tick of {stack} on the dashboard was not picked up: {e}"
+                                );
+                            }
+                        }
+                    });
+                }
+            }
+            applied
         }
         News::Deploy {
             org,

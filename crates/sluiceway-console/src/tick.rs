@@ -28,6 +28,18 @@ pub struct Asked {
     pub stack: String,
     pub person: String,
     pub confirm: Option<Confirm>,
+    pub via: Via,
+}
+
+/// Where the tick was made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    /// Through the console's API: the console asks for the run that starts the record.
+    Console,
+    /// On the dashboard itself, and picked up from its delivery: the record is opened
+    /// first, and the run GitHub starts for the edit finds it (the action's `resolve`
+    /// takes it over). Its box is ticked, and a confirm stays on the dashboard.
+    Dashboard,
 }
 
 /// A row's destroys at its scanned commit: what a tick of a stack that deletes or
@@ -134,7 +146,7 @@ pub fn tick(
             format!("{stack} has no change waiting to deploy."),
         ));
     };
-    if row.ticked {
+    if row.ticked && asked.via == Via::Console {
         return Ok(Judged::said(
             Outcome::Taken,
             format!("{stack}'s box on the dashboard is ticked already; that tick is under way."),
@@ -150,6 +162,12 @@ pub fn tick(
         return Ok(Judged::said(
             Outcome::GitHub,
             format!("{stack} waits behind other stacks; tick it on the dashboard."),
+        ));
+    }
+    if facts.destroys > 0 && asked.via == Via::Dashboard {
+        return Ok(Judged::said(
+            Outcome::GitHub,
+            format!("{stack} deletes or replaces; its confirm is on the dashboard."),
         ));
     }
     if facts.destroys > 0 {
@@ -241,20 +259,24 @@ pub fn tick(
         fingerprint: facts.fingerprint.clone(),
         window: false,
     };
+    let ticked = match asked.via {
+        Via::Console => format!("ticked by {} in the console", asked.person),
+        Via::Dashboard => format!("ticked by {} on the dashboard", asked.person),
+    };
     let made = github
         .create_deployment_record(&NewDeploymentRecord {
             sha: root.scan_sha.clone(),
             task,
             environment,
             payload: payload.to_json(),
-            description: format!("{stack} ticked by {} in the console", asked.person),
+            description: format!("{stack} {ticked}"),
         })
         .map_err(TickError::Silent)?;
     let queued = github.set_deployment_status(
         made.id,
         &NewDeploymentStatus {
             state: RecordState::Queued,
-            description: format!("ticked by {} in the console", asked.person),
+            description: ticked,
             log_url: None,
         },
     );
@@ -265,6 +287,18 @@ pub fn tick(
                 Outcome::Failed,
                 format!(
                     "Record {} of {stack} was opened but could not be marked queued; the next run of the workflow ends it.",
+                    made.id
+                ),
+            )
+        });
+    }
+    if asked.via == Via::Dashboard {
+        return Ok(Judged {
+            deployment: Some(made.id),
+            ..Judged::said(
+                Outcome::Asked,
+                format!(
+                    "Record {} of {stack} is open; the run GitHub starts for the dashboard's edit takes it over.",
                     made.id
                 ),
             )

@@ -48,6 +48,8 @@ pub enum News {
     Dashboard {
         place: RepoPlace,
         dashboard: Dashboard,
+        /// The person who edited it, for an edit by a person.
+        editor: Option<String>,
     },
     /// One of Sluiceway's deployment records was opened or given a status.
     Deploy {
@@ -109,6 +111,15 @@ struct IssuesEvent {
     action: String,
     issue: Issue,
     repository: Repository,
+    sender: Option<Sender>,
+}
+
+/// Who made the change a delivery tells of.
+#[derive(Deserialize)]
+struct Sender {
+    login: String,
+    #[serde(rename = "type")]
+    kind: String,
 }
 
 #[derive(Deserialize)]
@@ -189,7 +200,13 @@ fn issues_news(body: &[u8]) -> Result<News, WebhookError> {
     let Some(dashboard) = event.issue.body.as_deref().and_then(Dashboard::read) else {
         return Ok(News::Nothing);
     };
+    // The person whose edit this is: a box they ticked is theirs to have picked up.
+    let editor = event
+        .sender
+        .filter(|sender| event.action == "edited" && sender.kind == "User")
+        .map(|sender| sender.login);
     Ok(News::Dashboard {
+        editor,
         place: RepoPlace {
             org: event.repository.owner.login,
             org_kind: event.repository.owner.kind,

@@ -34,6 +34,9 @@ pub mod ended {
     /// own (decision 0054).
     pub const MERGED_FOLLOWS: &str = "merged, the deploy follows in a record of its own";
     pub const DEPENDENCY_FAILED: &str = "a stack it depends on did not deploy";
+    /// A record a record writer opened for a box ticked on the dashboard, whose run did
+    /// not let that tick through (ADR 0051): nothing was deployed.
+    pub const TICK_NOT_LET_THROUGH: &str = "the dashboard's run did not let the tick through";
     /// A deploy freeze was on when the record came to deploy (ADR 0025).
     pub const FROZEN: &str = "a deploy freeze is on";
     /// A record opened outside the dashboard by an account `recordWriters` does not

@@ -436,7 +436,10 @@ impl TrailResult {
             ("success", _) if drift => Some(TrailResult::DriftFixed),
             ("success", _) => Some(TrailResult::Deployed),
             ("inactive", ended::REHEARSED) => Some(TrailResult::Rehearsed),
-            ("inactive", ended::STARTED_LATER | ended::MERGED_FOLLOWS) => None,
+            (
+                "inactive",
+                ended::STARTED_LATER | ended::MERGED_FOLLOWS | ended::TICK_NOT_LET_THROUGH,
+            ) => None,
             ("inactive", _) if drift => Some(TrailResult::DriftFixed),
             ("inactive", _) => Some(TrailResult::Deployed),
             ("failure" | "error", ended::MOVED) => None,

@@ -833,21 +833,17 @@ fn the_console_describes_its_own_api_at_the_reference_s_paths() {
         operations.push(id);
     }
     operations.sort_unstable();
-    assert_eq!(
-        operations,
-        [
-            "audit",
-            "config",
-            "deployment",
-            "me",
-            "org",
-            "preview",
-            "repo",
-            "rescan",
-            "stack",
-            "tick"
-        ]
-    );
+    // Every operation the reference describes, and no other.
+    let mut described: Vec<&str> = reference["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|item| item.as_object().unwrap().values())
+        .filter_map(|operation| operation["operationId"].as_str())
+        .collect();
+    described.sort_unstable();
+    assert_eq!(operations, described);
+    assert_eq!(operations.len(), 11);
     let (_, error) = console.get("/api/v1/me", None);
     assert_valid_by_ours(
         &{
@@ -1192,6 +1188,139 @@ fn a_tick_from_the_command_line_opens_a_record_the_workflow_then_deploys() {
         "{said}"
     );
     assert_eq!(dispatched(&bed).len(), 2);
+}
+
+#[test]
+fn a_tick_on_the_dashboard_is_picked_up_and_the_run_for_the_edit_takes_its_record_over() {
+    let bed = Bed::new();
+    let app = installed_app(&bed);
+    let console = Console::of_app(&bed, &app);
+    let (mut job, sha, number) = scanned_for_the_app(&bed, &console);
+    let row_hash = sluiceway_dashboard::reader::read(&bed.body(number))
+        .rows
+        .into_iter()
+        .find(|r| r.facts.stack == "network")
+        .and_then(|r| r.facts.hash)
+        .unwrap();
+
+    // Alice ticks network's box on the issue; the edit's delivery reaches the console,
+    // which opens the record as its bot, for her, at the row's hash, before any run.
+    let ticked = Instant::now();
+    tick(&bed, number, "alice", "network");
+    let records = loop {
+        let records = bed.github.deployment_records("sluiceway").unwrap().records;
+        if !records.is_empty() || ticked.elapsed() > Duration::from_secs(20) {
+            break records;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    eprintln!("picked up {:?} after the tick", ticked.elapsed());
+    assert_eq!(records.len(), 1, "{records:?}");
+    let record = &records[0];
+    assert_eq!(
+        (
+            record.task.as_str(),
+            record.creator.as_deref(),
+            record.payload["ticker"].as_str(),
+            record.payload["hash"].as_str(),
+        ),
+        (
+            "sluiceway:network",
+            Some(APP_BOT),
+            Some("alice"),
+            Some(row_hash.as_str())
+        )
+    );
+    assert!(
+        dispatched(&bed).is_empty(),
+        "the edit's own run is on its way"
+    );
+
+    // The run GitHub starts for the edit takes the record over and deploys network.
+    let ran = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert_eq!(ran.code, Some(0), "{}", ran.log);
+    assert!(
+        ran.log.contains(&format!(
+            "network: record {}, opened by a record writer for this tick, is carried on in this run's record.",
+            record.id
+        )) && ran.log.contains("network: deployed."),
+        "{}",
+        ran.log
+    );
+    assert!(job.file("network/terraform.tfstate").exists());
+    let records = bed.github.deployment_records("sluiceway").unwrap().records;
+    let ended = |id: u64| {
+        let status = records
+            .iter()
+            .find(|r| r.id == id)
+            .and_then(|r| r.latest_status.clone())
+            .unwrap();
+        (status.state, status.description)
+    };
+    assert_eq!(
+        ended(record.id),
+        (
+            sluiceway_github::RecordState::Inactive,
+            "started in a later run".to_owned()
+        )
+    );
+    let own: Vec<_> = records.iter().filter(|r| r.id != record.id).collect();
+    assert_eq!(own.len(), 1, "{records:?}");
+    assert_eq!(
+        ended(own[0].id).0,
+        sluiceway_github::RecordState::Success,
+        "{records:?}"
+    );
+
+    // A tick the run does not let through (alice lost write access after the console
+    // opened the record) ends the console's record, and nothing is deployed.
+    tick(&bed, number, "alice", "storage:dev");
+    let picked = loop {
+        let records = bed.github.deployment_records("sluiceway").unwrap().records;
+        if let Some(found) = records.iter().find(|r| r.task == "sluiceway:storage:dev") {
+            break found.id;
+        }
+        assert!(
+            ticked.elapsed() < Duration::from_secs(60),
+            "never picked up"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    bed.emulator
+        .act(Act::AddCollaborator {
+            repo: REPO.into(),
+            login: "alice".into(),
+            role: github_emulator::world::Role::Read,
+        })
+        .unwrap();
+    let ran = on_edit(&bed, &mut job, &sha, number, &[]);
+    assert!(
+        ran.log.contains(&format!(
+            "storage:dev: record {picked}, opened by a record writer for this tick, was ended: the tick was not let through."
+        )),
+        "{}",
+        ran.log
+    );
+    let records = bed.github.deployment_records("sluiceway").unwrap().records;
+    let status = records
+        .iter()
+        .find(|r| r.id == picked)
+        .and_then(|r| r.latest_status.clone())
+        .unwrap();
+    assert_eq!(
+        (status.state, status.description.as_str()),
+        (
+            sluiceway_github::RecordState::Inactive,
+            "the dashboard's run did not let the tick through"
+        )
+    );
+    assert!(
+        records
+            .iter()
+            .all(|r| r.task != "sluiceway:storage:dev" || r.id == picked),
+        "{records:?}"
+    );
+    assert!(!ran.log.contains("storage:dev: deployed."), "{}", ran.log);
 }
 
 #[test]

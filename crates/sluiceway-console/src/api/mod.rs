@@ -167,9 +167,9 @@ struct RepoLine {
     record_writer: Option<String>,
 }
 
-/// Until the console reads a repository's `sluiceway.yaml` (with its GitHub App), it
-/// cannot say its bot is named in `recordWriters`, so it never claims so.
-const RECORD_WRITER_UNKNOWN: &str = "The console does not read sluiceway.yaml yet, so it cannot tell whether recordWriters names its bot; until it does, tick on the dashboard.";
+/// The console reads a repository's `sluiceway.yaml` only for a tick or the settings, not
+/// for a view from its store, so a view never claims its bot is named in `recordWriters`.
+const RECORD_WRITER_UNKNOWN: &str = "The console reads sluiceway.yaml when a tick is asked, not for this view, so it does not say here whether recordWriters names its bot; a tick that needs it says so.";
 
 impl Console {
     fn org_page(&self, org: &str) -> String {
@@ -700,6 +700,7 @@ async fn tick(
         stack,
         person: caller.token.login.clone(),
         confirm: body.confirm,
+        via: crate::tick::Via::Console,
     };
     let number = kept.place.dashboard_number;
     let judged = with_installation(&console, &kept, move |installed| {

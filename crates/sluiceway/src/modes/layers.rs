@@ -189,9 +189,18 @@ pub fn advance(
                 ));
             }
             Readiness::Ready if held_by_the_calendar => {
-                printer.say(&format!(
-                    "{id}: nothing it waited behind holds it, and it waits for its deploy window (or the end of a freeze)."
-                ));
+                if waiting.opener == Opener::Writer
+                    && !waiting.payload.window
+                    && stack.is_some_and(|stack| when.may_start(stack))
+                {
+                    printer.say(&format!(
+                        "{id}: a record writer's record waits for a scheduled or dispatched run, or a tick of its row."
+                    ));
+                } else {
+                    printer.say(&format!(
+                        "{id}: nothing it waited behind holds it, and it waits for its deploy window (or the end of a freeze)."
+                    ));
+                }
             }
             Readiness::DependencyFailed => {
                 match github.set_deployment_status(

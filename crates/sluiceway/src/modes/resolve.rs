@@ -11,7 +11,7 @@ use jiff::Timestamp;
 use sluiceway_core::calendar::{Calendar, Freeze, Moment};
 use sluiceway_core::config::PermissionLevel;
 use sluiceway_core::gate::{self, Gated, Wait, Waits};
-use sluiceway_core::record::{Approved, Payload};
+use sluiceway_core::record::{Approved, Payload, ended};
 use sluiceway_core::repo::FileSource;
 use sluiceway_core::stack::{Stack, StackId, TickRule};
 use sluiceway_dashboard::comment::{self, Unmet, Why};
@@ -20,7 +20,7 @@ use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::reader;
 use sluiceway_dashboard::updates::Update;
 use sluiceway_dashboard::view::{BulkNote, BulkSection, Confirm, Row, RowSource, State};
-use sluiceway_github::{GitHub, GitHubError};
+use sluiceway_github::{GitHub, GitHubError, NewDeploymentStatus, RecordState};
 
 use crate::base::Outcome;
 use crate::base::checkout::Checkout;
@@ -32,7 +32,7 @@ use crate::modes::layers;
 use crate::modes::merging;
 use crate::modes::notify::{self, Notice, Notifier};
 use crate::modes::outputs::{Outputs, add_to_summary};
-use crate::modes::records::Records;
+use crate::modes::records::{Opener, Records};
 use crate::modes::rewrite::{Boxes, Rewrite, untick};
 use crate::modes::tick_rule::{Refusal, TickCheck, Verdict};
 use crate::modes::ticker::{self, History, Nobody, Tick, Walk};
@@ -255,6 +255,31 @@ fn resolve(
         open.remove(ended);
     }
 
+    // Records a record writer (the console) opened for a box ticked on the dashboard,
+    // before this run got here: waiting, alone open for their stack, at a row's hash.
+    // A tick of that row at that hash takes the record over (ADR 0051).
+    let picked_up: BTreeMap<StackId, (u64, String)> = records
+        .all
+        .iter()
+        .filter(|r| r.opener == Opener::Writer && r.is_open() && layers::waits(r))
+        .filter(|r| r.payload.behind.is_empty() && !r.payload.window)
+        // One this run's layers started or ended is not to be had twice.
+        .filter(|r| started.iter().all(|s| s.stack != r.stack) && !layer.ended.contains(&r.stack))
+        .filter(|r| {
+            records
+                .all
+                .iter()
+                .filter(|other| other.stack == r.stack && other.is_open())
+                .count()
+                == 1
+        })
+        .filter_map(|r| match &r.payload.approved {
+            Approved::Hash(hash) => Some((r.stack.clone(), (r.id, hash.clone()))),
+            Approved::Merge(_) => None,
+        })
+        .collect();
+    let mut taken_over: BTreeMap<StackId, u64> = BTreeMap::new();
+
     let mut check = TickCheck::new(github);
     let mut fates: Vec<(Tick, Fate)> = Vec::new();
     let mut allowed: BTreeMap<StackId, (&Stack, String, String)> = BTreeMap::new();
@@ -300,6 +325,13 @@ fn resolve(
             .rows
             .iter()
             .any(|r| r.facts.stack == stack.as_str() && r.facts.policy_failed);
+        if let Some((record, _)) = picked_up
+            .get(&known.id)
+            .filter(|(_, picked)| picked == hash)
+        {
+            taken_over.insert(known.id.clone(), *record);
+            open.remove(&known.id);
+        }
         let fate = if open.contains(&known.id) {
             Fate::AlreadyDeploying
         } else if !deploys {
@@ -449,6 +481,7 @@ fn resolve(
             }
         }
     }
+    red |= end_taken_over(job, github, &taken_over, &opened, printer);
     outputs.set("matrix", Started::matrix(&started));
     // One scan after the rescan box or the merges: it previews the merged stacks and
     // hands their changes to deploys of their own.
@@ -728,6 +761,46 @@ fn section_words(section: BulkSection) -> &'static str {
         BulkSection::Pending => "pending stacks",
         BulkSection::Drift => "drifted stacks",
     }
+}
+
+/// Ends each record taken over from a record writer: started again in this run's own
+/// record, or, when this run did not let the tick through, ended with nothing deployed.
+/// Answers whether one could not be ended.
+fn end_taken_over(
+    job: &Job,
+    github: &dyn GitHub,
+    taken_over: &BTreeMap<StackId, u64>,
+    opened: &BTreeSet<StackId>,
+    printer: &mut Printer,
+) -> bool {
+    let mut red = false;
+    for (stack, record) in taken_over {
+        let (state, description) = if opened.contains(stack) {
+            (RecordState::Inactive, ended::STARTED_LATER)
+        } else {
+            (RecordState::Inactive, ended::TICK_NOT_LET_THROUGH)
+        };
+        let status = NewDeploymentStatus {
+            state,
+            description: description.to_owned(),
+            log_url: Some(job.run_url()),
+        };
+        match github.set_deployment_status(*record, &status) {
+            Ok(()) if opened.contains(stack) => printer.say(&format!(
+                "{stack}: record {record}, opened by a record writer for this tick, is carried on in this run's record."
+            )),
+            Ok(()) => printer.say(&format!(
+                "{stack}: record {record}, opened by a record writer for this tick, was ended: the tick was not let through."
+            )),
+            Err(e) => {
+                printer.say(&format!(
+                    "::error::{stack}: record {record}, opened by a record writer for this tick, could not be ended: {e}."
+                ));
+                red = true;
+            }
+        }
+    }
+    red
 }
 
 fn set_fate(fates: &mut [(Tick, Fate)], stack: &StackId, fate: Fate) {
