@@ -29,6 +29,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "sessions",
         include_str!("../migrations/0004_sessions.sql"),
     ),
+    (5, "asked", include_str!("../migrations/0005_asked.sql")),
 ];
 
 #[derive(Debug, thiserror::Error)]
@@ -61,6 +62,20 @@ pub struct KeptRepo {
     pub place: RepoPlace,
     pub scan: Scan,
     pub stacks: Vec<StackFacts>,
+}
+
+/// Something a person asked the console to do on GitHub, as the audit log lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptAsked {
+    pub repo: String,
+    pub at: Timestamp,
+    pub who: String,
+    /// Fixed words: what was asked, never a value.
+    pub words: String,
+    /// GitHub's address of what was made, when something was.
+    pub link: Option<String>,
+    /// Where it was asked: `command line` for the API.
+    pub via: String,
 }
 
 /// A deploy as the store holds it.
@@ -268,6 +283,49 @@ impl Store {
                 && stack.is_none_or(|s| s == deploy.facts.stack)
             {
                 kept.push(deploy);
+            }
+        }
+        Ok(kept)
+    }
+
+    /// Keeps a line of the audit log's `asked` for `org`.
+    pub async fn record_asked(&self, org: &str, asked: &KeptAsked) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO asked (org, repo, at, who, words, link, via) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(org)
+        .bind(&asked.repo)
+        .bind(asked.at.to_string())
+        .bind(&asked.who)
+        .bind(&asked.words)
+        .bind(asked.link.as_deref())
+        .bind(&asked.via)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The asked lines of `org` (of one repository when `repo` says), newest first.
+    pub async fn asked(&self, org: &str, repo: Option<&str>) -> Result<Vec<KeptAsked>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT repo, at, who, words, link, via FROM asked WHERE org = $1 ORDER BY at DESC",
+        )
+        .bind(org)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut kept = Vec::new();
+        for row in &rows {
+            let line = KeptAsked {
+                repo: row.try_get("repo")?,
+                at: time(row, "at")?,
+                who: row.try_get("who")?,
+                words: row.try_get("words")?,
+                link: row.try_get("link")?,
+                via: row.try_get("via")?,
+            };
+            if repo.is_none_or(|r| r.eq_ignore_ascii_case(&line.repo)) {
+                kept.push(line);
             }
         }
         Ok(kept)

@@ -4,6 +4,10 @@
 //! the store's own read of those facts; and the resident memory of the real `sluiceway
 //! console serve` idle and holding 10,000 stacks.
 //!
+//! And a box ticked on a dashboard, picked up: from the tick on GitHub's emulator to
+//! the console's record open there, against the emulator's own round trip of a record
+//! opened directly (one request for the record, one for its status) as the baseline.
+//!
 //! `cargo bench -p sluiceway --bench console`; it prints one line per measurement.
 
 #![allow(
@@ -164,7 +168,236 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
+/// The pick-up, `ROUNDS` times: a dashboard of that many pending stacks on the
+/// emulator, the console installed as its app and named a record writer, alice ticking
+/// one box after another.
+fn pick_up() {
+    use github_emulator::world::{FileChange, Level, Role, World};
+    use github_emulator::{Act, Emulator, Options};
+    use sluiceway_core::diff::{Change, Diff, Op};
+    use sluiceway_core::stack::StackId;
+    use sluiceway_dashboard::body;
+    use sluiceway_dashboard::view::*;
+
+    const REPO: &str = "octo/infra";
+    let emulator = Emulator::start(World::new(jiff::Timestamp::now()), Options::default()).unwrap();
+    let (private, public) = github_emulator::apps::key_pair();
+    let act = |act: Act| emulator.act(act).unwrap();
+    act(Act::AddRepo {
+        repo: REPO.into(),
+        default_branch: "main".into(),
+    });
+    act(Act::AddCollaborator {
+        repo: REPO.into(),
+        login: "alice".into(),
+        role: Role::Write,
+    });
+    let app = act(Act::AddApp {
+        slug: "sluiceway-console".into(),
+        public_key_pem: public,
+    })["id"]
+        .as_u64()
+        .unwrap();
+    let permissions = [
+        ("actions", Level::Write),
+        ("contents", Level::Read),
+        ("deployments", Level::Write),
+        ("issues", Level::Read),
+        ("metadata", Level::Read),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    act(Act::Install {
+        app,
+        account: "octo".into(),
+        permissions,
+    });
+    let sha = act(Act::Push {
+        repo: REPO.into(),
+        branch: "main".into(),
+        author: Some("alice".into()),
+        message: "settings".into(),
+        files: vec![FileChange {
+            path: "sluiceway.yaml".into(),
+            status: "added".into(),
+            previous_path: None,
+            content: Some("recordWriters: [\"sluiceway-console[bot]\"]\n".into()),
+        }],
+    })
+    .as_str()
+    .unwrap()
+    .to_owned();
+    let stack = |i: usize| format!("apps/service-{i:02}:prod");
+    let rows = (0..ROUNDS)
+        .map(|i| {
+            let id = StackId::given(&stack(i));
+            let change = Change::new("aws_s3_bucket.logs", "aws_s3_bucket", "logs", Op::Create);
+            let diff = Diff {
+                stack: id.clone(),
+                changes: vec![change],
+                drift: None,
+            };
+            let state = State::Pending {
+                diff,
+                preview: None,
+                attribution: None,
+            };
+            RowSource::Fresh(Row::new(id, state))
+        })
+        .collect();
+    let view = View {
+        root: Root {
+            scan_sha: sha,
+            scan_run: 1,
+            scan_at: jiff::Timestamp::now(),
+            full_scan_at: None,
+            full_scan_run: None,
+            waiting: None,
+            failed_runs: None,
+        },
+        links: Links {
+            server: emulator.base_url(),
+            repository: REPO.into(),
+            summary: format!("{}/{REPO}/actions/runs/1", emulator.base_url()),
+            pictures: "https://example.invalid/pictures".into(),
+            reach: Reach::Runs,
+        },
+        rows,
+        unknown: vec![],
+        trail: vec![],
+        outside: vec![],
+        ignored: vec![],
+        confirms: vec![],
+        bulk_notes: Vec::new(),
+        ticked_boxes: Vec::new(),
+        hints: vec![],
+        layout: sluiceway_core::config::RawDashboard::default(),
+        attribution_names: 5,
+        version: "0.1.0".into(),
+        updates: Default::default(),
+    };
+
+    let data = tempfile::tempdir().unwrap();
+    let key = data.path().join("app.pem");
+    std::fs::write(&key, private).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
+        .args(["console", "serve", "--listen", "127.0.0.1:0", "--data"])
+        .arg(data.path())
+        .args(["--app-id", &app.to_string(), "--app-key-file"])
+        .arg(&key)
+        .args(["--github-api-url", &emulator.api_url()])
+        .args(["--catch-up-every", "86400"])
+        .env("SLUICEWAY_CONSOLE_WEBHOOK_SECRET", "bench")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let console = line
+        .trim()
+        .strip_prefix("console listening on ")
+        .unwrap()
+        .to_owned();
+    act(Act::AddHook {
+        url: format!("{console}/webhooks/github"),
+        secret: "bench".into(),
+    });
+    let number = act(Act::CreateIssue {
+        repo: REPO.into(),
+        author: "github-actions[bot]".into(),
+        title: "Sluiceway dashboard".into(),
+        body: body::render(&view).unwrap(),
+        labels: vec!["sluiceway".into()],
+    })
+    .as_u64()
+    .unwrap();
+    let token = token(data.path());
+    let client = reqwest::blocking::Client::new();
+    let started = Instant::now();
+    while !client
+        .get(format!("{console}/api/v1/orgs/octo/repos/infra"))
+        .bearer_auth(&token)
+        .send()
+        .unwrap()
+        .status()
+        .is_success()
+    {
+        assert!(started.elapsed() < Duration::from_secs(20), "never learned");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let records = || emulator.world().repo(REPO).unwrap().deployments.len();
+    let picked: Vec<Duration> = (0..ROUNDS)
+        .map(|i| {
+            let before = records();
+            let started = Instant::now();
+            act(Act::Tick {
+                repo: REPO.into(),
+                issue: number,
+                person: "alice".into(),
+                line: stack(i),
+            });
+            while records() == before {
+                assert!(
+                    started.elapsed() < Duration::from_secs(20),
+                    "never picked up"
+                );
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            started.elapsed()
+        })
+        .collect();
+    let github = sluiceway_github::HttpGitHub::new(
+        sluiceway_github::Endpoints::at(&emulator.base_url()).unwrap(),
+        "bench",
+        REPO,
+    );
+    act(Act::AddToken {
+        token: "bench".into(),
+        login: "github-actions[bot]".into(),
+        permissions: None,
+    });
+    let direct: Vec<Duration> = (0..ROUNDS)
+        .map(|i| {
+            use sluiceway_github::GitHub as _;
+            let started = Instant::now();
+            let made = github
+                .create_deployment_record(&sluiceway_github::NewDeploymentRecord {
+                    sha: "main".into(),
+                    task: format!("baseline:{i}"),
+                    environment: "baseline".into(),
+                    payload: serde_json::json!({}),
+                    description: "baseline".into(),
+                })
+                .unwrap();
+            github
+                .set_deployment_status(
+                    made.id,
+                    &sluiceway_github::NewDeploymentStatus {
+                        state: sluiceway_github::RecordState::Queued,
+                        description: "baseline".into(),
+                        log_url: None,
+                    },
+                )
+                .unwrap();
+            started.elapsed()
+        })
+        .collect();
+    let (picked, direct) = (median(picked), median(direct));
+    println!(
+        "a tick on the dashboard picked up: median {:.1} ms from the tick to the console's record open on the emulator ({ROUNDS} ticks), {:.1}× a record opened directly ({:.1} ms)",
+        ms(picked),
+        picked.as_secs_f64() / direct.as_secs_f64(),
+        ms(direct),
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
 fn main() {
+    pick_up();
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let client = reqwest::blocking::Client::new();
     let idle = tempfile::tempdir().unwrap();

@@ -1188,6 +1188,16 @@ fn a_tick_from_the_command_line_opens_a_record_the_workflow_then_deploys() {
         "{said}"
     );
     assert_eq!(dispatched(&bed).len(), 2);
+    // Only the rescan that was asked for is in the audit log's asked lines.
+    let (_, audit) = console.get("/api/v1/orgs/octo/audit", Some(&token));
+    assert_valid(&reference, "Audit", &audit);
+    let asked: Vec<(&str, &str)> = audit["asked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| (a["who"].as_str().unwrap(), a["words"].as_str().unwrap()))
+        .collect();
+    assert_eq!(asked, [("alice", "asked for a full scan")]);
 }
 
 #[test]
@@ -1439,6 +1449,22 @@ fn a_settings_change_opens_one_pull_request_that_changes_only_its_keys() {
             .unwrap()
             .unwrap(),
         before
+    );
+
+    // The audit log keeps what alice asked, with the pull request's address.
+    let (status, audit) = console.get("/api/v1/orgs/octo/audit?repo=infra", Some(&token));
+    assert_eq!(status, 200, "{audit}");
+    assert_valid(&reference, "Audit", &audit);
+    assert_eq!(
+        audit["asked"],
+        serde_json::json!([{
+            "at": audit["asked"][0]["at"],
+            "repo": "infra",
+            "who": "alice",
+            "words": format!("opened pull request #{} to change 3 settings", opened.number),
+            "link": opened.html_url,
+            "via": "command line",
+        }])
     );
 
     // A second change waits for that pull request.

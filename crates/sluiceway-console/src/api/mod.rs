@@ -560,11 +560,25 @@ struct AuditFilter {
 #[derive(Serialize, JsonSchema)]
 struct Audit {
     lines: Vec<Deploy>,
-    asked: Vec<serde_json::Value>,
+    asked: Vec<AskedLine>,
     history: History,
     locked: Vec<serde_json::Value>,
     unshared: Option<serde_json::Value>,
 }
+
+/// Something a person asked the console to do on GitHub for them.
+#[derive(Serialize, JsonSchema)]
+struct AskedLine {
+    at: String,
+    repo: String,
+    who: String,
+    words: String,
+    link: Option<String>,
+    via: String,
+}
+
+/// Where the API's requests come from, as an asked line says.
+const VIA_API: &str = "command line";
 
 #[derive(Serialize, JsonSchema)]
 struct History {
@@ -602,8 +616,24 @@ async fn audit(
             .filter(|d| d.facts.is_audited() && !flagged_only)
             .map(Deploy::of)
             .collect(),
-        // The console asks GitHub for nothing yet: no rescan, no pull request.
-        asked: Vec::new(),
+        // What was asked is of a repository, never of one stack.
+        asked: match filter.stack {
+            Some(_) => Vec::new(),
+            None => console
+                .store
+                .asked(&caller.token.org, filter.repo.as_deref())
+                .await?
+                .into_iter()
+                .map(|a| AskedLine {
+                    at: a.at.to_string(),
+                    repo: a.repo,
+                    who: a.who,
+                    words: a.words,
+                    link: a.link,
+                    via: a.via,
+                })
+                .collect(),
+        },
         history: History {
             words: "Every deploy the console has heard of, kept for as long as it runs.".to_owned(),
             since,
@@ -735,6 +765,9 @@ async fn rescan(
         crate::rescan::rescan(&installed.github, &person, run).map_err(|_| ApiError::GitHubSilent)
     })
     .await?;
+    if outcome == crate::rescan::Outcome::Asked {
+        remember(&console, &caller, &kept, "asked for a full scan", None).await?;
+    }
     Ok(Json(RescanAnswer {
         repo: kept.place.name.clone(),
         outcome,
@@ -826,5 +859,33 @@ async fn config_pull_request(
         })
     })
     .await?;
+    if answer.outcome == crate::config_pull_request::Outcome::Opened {
+        let words = format!(
+            "opened pull request #{} to change {} setting{}",
+            answer.pull_request.unwrap_or_default(),
+            answer.changes.len(),
+            if answer.changes.len() == 1 { "" } else { "s" }
+        );
+        remember(&console, &caller, &kept, &words, answer.url.clone()).await?;
+    }
     Ok(Json(answer).into_response())
+}
+
+/// Keeps what the caller asked of GitHub for the audit log.
+async fn remember(
+    console: &Console,
+    caller: &Caller,
+    kept: &KeptRepo,
+    words: &str,
+    link: Option<String>,
+) -> Result<(), ApiError> {
+    let asked = crate::store::KeptAsked {
+        repo: kept.place.name.clone(),
+        at: (console.clock)(),
+        who: caller.token.login.clone(),
+        words: words.to_owned(),
+        link,
+        via: VIA_API.to_owned(),
+    };
+    Ok(console.store.record_asked(&kept.place.org, &asked).await?)
 }
