@@ -40,6 +40,7 @@ pub struct Console {
     settings: Arc<Settings>,
     store: Store,
     limits: Arc<api::Limits>,
+    members: Arc<api::Members>,
     org_views: Arc<api::OrgViews>,
     app: Arc<github_app::GitHubApp>,
     clock: Clock,
@@ -53,6 +54,7 @@ impl Console {
             settings: Arc::new(settings),
             store,
             limits: Arc::default(),
+            members: Arc::default(),
             org_views: Arc::default(),
             clock,
         }

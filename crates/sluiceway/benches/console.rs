@@ -7,6 +7,8 @@
 //! And a box ticked on a dashboard, picked up: from the tick on GitHub's emulator to
 //! the console's record open there, against the emulator's own round trip of a record
 //! opened directly (one request for the record, one for its status) as the baseline.
+//! The console is the app on GitHub's emulator throughout: a token's membership is asked
+//! of it once a minute.
 //!
 //! `cargo bench -p sluiceway --bench console`; it prints one line per measurement.
 
@@ -82,25 +84,66 @@ async fn fill(store: &Store, repos: usize) {
     }
 }
 
-/// A served console on its own port, and its address.
-///
-/// It is a GitHub App that reaches no GitHub (a closed port) and never catches up while
-/// measured: what is measured is the console answering from what it keeps.
-fn serve(data: &std::path::Path) -> (Child, String) {
-    let (private, _) = github_emulator::apps::key_pair();
+/// GitHub's emulator with the console's app installed on `octo` (its repositories
+/// `repos`, alice a member who may write to each); answers it, the app's id and its
+/// private key.
+fn github(repos: &[&str]) -> (github_emulator::Emulator, u64, String) {
+    use github_emulator::world::{Level, Role, World};
+    use github_emulator::{Act, Emulator, Options};
+    let emulator = Emulator::start(World::new(jiff::Timestamp::now()), Options::default()).unwrap();
+    let (private, public) = github_emulator::apps::key_pair();
+    let act = |act: Act| emulator.act(act).unwrap();
+    for repo in repos {
+        act(Act::AddRepo {
+            repo: format!("octo/{repo}"),
+            default_branch: "main".into(),
+        });
+        act(Act::AddCollaborator {
+            repo: format!("octo/{repo}"),
+            login: "alice".into(),
+            role: Role::Write,
+        });
+    }
+    act(Act::AddMember {
+        org: "octo".into(),
+        login: "alice".into(),
+    });
+    let app = act(Act::AddApp {
+        slug: "sluiceway-console".into(),
+        public_key_pem: public,
+    })["id"]
+        .as_u64()
+        .unwrap();
+    let permissions = [
+        ("actions", Level::Write),
+        ("contents", Level::Read),
+        ("deployments", Level::Write),
+        ("issues", Level::Read),
+        ("members", Level::Read),
+        ("metadata", Level::Read),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    act(Act::Install {
+        app,
+        account: "octo".into(),
+        permissions,
+    });
+    (emulator, app, private)
+}
+
+/// A served console on its own port, and its address: the app `app` on the GitHub at
+/// `api`, never catching up while measured.
+fn serve(data: &std::path::Path, api: &str, app: u64, private: &str) -> (Child, String) {
     let key = data.join("app.pem");
     std::fs::write(&key, private).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
         .args(["console", "serve", "--listen", "127.0.0.1:0", "--data"])
         .arg(data)
-        .args(["--app-id", "1", "--app-key-file"])
+        .args(["--app-id", &app.to_string(), "--app-key-file"])
         .arg(&key)
-        .args([
-            "--github-api-url",
-            "http://127.0.0.1:9",
-            "--catch-up-every",
-            "86400",
-        ])
+        .args(["--github-api-url", api, "--catch-up-every", "86400"])
         .env("SLUICEWAY_CONSOLE_WEBHOOK_SECRET", "bench")
         .stdout(Stdio::piped())
         .spawn()
@@ -172,47 +215,16 @@ fn ms(d: Duration) -> f64 {
 /// emulator, the console installed as its app and named a record writer, alice ticking
 /// one box after another.
 fn pick_up() {
-    use github_emulator::world::{FileChange, Level, Role, World};
-    use github_emulator::{Act, Emulator, Options};
+    use github_emulator::Act;
+    use github_emulator::world::FileChange;
     use sluiceway_core::diff::{Change, Diff, Op};
     use sluiceway_core::stack::StackId;
     use sluiceway_dashboard::body;
     use sluiceway_dashboard::view::*;
 
     const REPO: &str = "octo/infra";
-    let emulator = Emulator::start(World::new(jiff::Timestamp::now()), Options::default()).unwrap();
-    let (private, public) = github_emulator::apps::key_pair();
+    let (emulator, app, private) = github(&["infra"]);
     let act = |act: Act| emulator.act(act).unwrap();
-    act(Act::AddRepo {
-        repo: REPO.into(),
-        default_branch: "main".into(),
-    });
-    act(Act::AddCollaborator {
-        repo: REPO.into(),
-        login: "alice".into(),
-        role: Role::Write,
-    });
-    let app = act(Act::AddApp {
-        slug: "sluiceway-console".into(),
-        public_key_pem: public,
-    })["id"]
-        .as_u64()
-        .unwrap();
-    let permissions = [
-        ("actions", Level::Write),
-        ("contents", Level::Read),
-        ("deployments", Level::Write),
-        ("issues", Level::Read),
-        ("metadata", Level::Read),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_owned(), v))
-    .collect();
-    act(Act::Install {
-        app,
-        account: "octo".into(),
-        permissions,
-    });
     let sha = act(Act::Push {
         repo: REPO.into(),
         branch: "main".into(),
@@ -279,28 +291,7 @@ fn pick_up() {
     };
 
     let data = tempfile::tempdir().unwrap();
-    let key = data.path().join("app.pem");
-    std::fs::write(&key, private).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
-        .args(["console", "serve", "--listen", "127.0.0.1:0", "--data"])
-        .arg(data.path())
-        .args(["--app-id", &app.to_string(), "--app-key-file"])
-        .arg(&key)
-        .args(["--github-api-url", &emulator.api_url()])
-        .args(["--catch-up-every", "86400"])
-        .env("SLUICEWAY_CONSOLE_WEBHOOK_SECRET", "bench")
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let console = line
-        .trim()
-        .strip_prefix("console listening on ")
-        .unwrap()
-        .to_owned();
+    let (mut child, console) = serve(data.path(), &emulator.api_url(), app, &private);
     act(Act::AddHook {
         url: format!("{console}/webhooks/github"),
         secret: "bench".into(),
@@ -400,8 +391,11 @@ fn main() {
     pick_up();
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let client = reqwest::blocking::Client::new();
+    let repos: Vec<String> = (0..200).map(|r| format!("repo-{r:03}")).collect();
+    let names: Vec<&str> = repos.iter().map(String::as_str).collect();
+    let (emulator, app, private) = github(&names);
     let idle = tempfile::tempdir().unwrap();
-    let (mut child, _) = serve(idle.path());
+    let (mut child, _) = serve(idle.path(), &emulator.api_url(), app, &private);
     std::thread::sleep(Duration::from_millis(300));
     let (rss, _) = memory(child.id());
     println!("console idle, nothing kept: {rss:.1} MiB resident");
@@ -424,7 +418,7 @@ fn main() {
         let read = median(times);
         drop(store);
         let token = token(data.path());
-        let (mut child, console) = serve(data.path());
+        let (mut child, console) = serve(data.path(), &emulator.api_url(), app, &private);
         let (org, size) = timed_get(&client, &format!("{console}/api/v1/orgs/octo"), &token);
         let (me, _) = timed_get(&client, &format!("{console}/api/v1/me"), &token);
         let (rss, peak) = memory(child.id());

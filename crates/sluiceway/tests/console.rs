@@ -97,16 +97,23 @@ fn installed_app(bed: &Bed) -> InstalledApp {
             permissions,
         })
         .unwrap();
+    member(bed, "alice");
     app
+}
+
+/// Makes `login` a member of the org `octo` on the bed's GitHub.
+fn member(bed: &Bed, login: &str) {
+    bed.emulator
+        .act(Act::AddMember {
+            org: "octo".into(),
+            login: login.into(),
+        })
+        .unwrap();
 }
 
 impl Console {
     fn start() -> Console {
         Console::serving(None, None)
-    }
-
-    fn on(database: Option<String>) -> Console {
-        Console::serving(database, None)
     }
 
     /// A console that is the app `app` on the bed's GitHub, catching up every second.
@@ -310,8 +317,10 @@ fn files(console: &Console) -> Vec<(String, String)> {
 
 #[test]
 fn the_console_learns_a_scanned_dashboard_from_webhooks_and_answers_as_the_reference_describes() {
-    let console = Console::start();
-    learns_and_answers(&console);
+    let bed = Bed::new();
+    let app = installed_app(&bed);
+    let console = Console::of_app(&bed, &app);
+    learns_and_answers(&bed, &console);
     let kept = files(&console);
     assert!(kept.iter().any(|(file, _)| file.ends_with("console.db")));
     assert_no_canary(&kept);
@@ -322,8 +331,13 @@ fn the_console_on_postgresql_learns_and_answers_alike_and_keeps_no_canary() {
     let Some(postgres) = postgres::Postgres::start() else {
         return;
     };
-    let console = Console::on(Some(postgres.database("console")));
-    learns_and_answers(&console);
+    let bed = Bed::new();
+    let app = installed_app(&bed);
+    let console = Console::serving(
+        Some(postgres.database("console")),
+        Some((bed.emulator.base_url(), &app)),
+    );
+    learns_and_answers(&bed, &console);
     assert!(
         files(&console).is_empty(),
         "no SQLite file beside PostgreSQL"
@@ -364,10 +378,9 @@ fn scanned(bed: &Bed, console: &Console) -> (Job, String, u64) {
 
 /// A real scan whose rows name canaries, its deliveries, and every operation of this
 /// version asked and held to the reference's description.
-fn learns_and_answers(console: &Console) {
+fn learns_and_answers(bed: &Bed, console: &Console) {
     let reference = reference();
-    let bed = Bed::new();
-    let (_, sha, number) = scanned(&bed, console);
+    let (_, sha, number) = scanned(bed, console);
     let made = bed.emulator.deliveries();
 
     let token = console.token("octo", "alice");
@@ -603,7 +616,8 @@ fn person(home: &Path, args: &[&str], stdin: &str) -> (Option<i32>, String, Stri
 fn a_person_signs_in_and_asks_the_console_from_the_command_line() {
     use std::os::unix::fs::PermissionsExt;
     let bed = Bed::new();
-    let console = Console::start();
+    let app = installed_app(&bed);
+    let console = Console::of_app(&bed, &app);
     scanned(&bed, &console);
     let home = tempfile::tempdir().unwrap();
     let home = home.path();
@@ -715,7 +729,8 @@ fn the_command_line_follows_no_redirect() {
 fn a_ticked_deploy_reaches_the_audit_log_from_its_records() {
     let reference = reference();
     let bed = Bed::new();
-    let console = Console::start();
+    let app = installed_app(&bed);
+    let console = Console::of_app(&bed, &app);
     let (mut job, sha, number) = scanned(&bed, &console);
     let token = console.token("octo", "alice");
     let network_in_org_view = || {
@@ -1039,6 +1054,7 @@ fn a_tick_from_the_command_line_opens_a_record_the_workflow_then_deploys() {
             kind: github_emulator::world::AccountKind::User,
         })
         .unwrap();
+    member(&bed, "bob");
     let bob = signed_in(&console, "bob");
 
     // The preview is read from network's page on GitHub, as the description says.
@@ -1384,6 +1400,7 @@ fn a_settings_change_opens_one_pull_request_that_changes_only_its_keys() {
             kind: github_emulator::world::AccountKind::User,
         })
         .unwrap();
+    member(&bed, "bob");
     let bob = console.token("octo", "bob");
     let (status, error) = post(
         &bob,
@@ -1466,6 +1483,30 @@ fn a_settings_change_opens_one_pull_request_that_changes_only_its_keys() {
             "via": "command line",
         }])
     );
+
+    // A token of someone who does not belong to the org reads nothing, and when GitHub
+    // does not say whether one does, nothing is answered.
+    let dave = console.token("octo", "dave");
+    let (status, error) = console.get("/api/v1/orgs/octo", Some(&dave));
+    assert_eq!(
+        (status, error["code"].as_str()),
+        (403, Some("not-a-member"))
+    );
+    assert_valid(&reference, "Error", &error);
+    bed.arm(
+        "GET /orgs/{org}/members/{username}",
+        github_emulator::FaultKind::Status {
+            status: 502,
+            message: "Server Error".into(),
+        },
+    );
+    let erin = console.token("octo", "erin");
+    let (status, error) = console.get("/api/v1/me", Some(&erin));
+    assert_eq!(
+        (status, error["code"].as_str()),
+        (503, Some("github-silent"))
+    );
+    assert_valid(&reference, "Error", &error);
 
     // A second change waits for that pull request.
     let (status, answer) = post(

@@ -7,6 +7,7 @@
 mod document;
 mod error;
 mod limits;
+mod members;
 mod views;
 
 use axum::body::Bytes;
@@ -21,6 +22,7 @@ use serde::Serialize;
 pub use error::ApiError;
 use error::ChangesRefused;
 pub use limits::Limits;
+pub use members::Members;
 pub use views::OrgViews;
 
 use crate::Console;
@@ -107,6 +109,7 @@ async fn counted_caller(
         }
     };
     taken.map_err(|retry_after| ApiError::RateLimited { retry_after })?;
+    members::still_a_member(console, &token).await?;
     Ok(Caller { token })
 }
 
