@@ -134,7 +134,9 @@ pub fn open(
     }
     let read_failed = |e: GitHubError| {
         // GitHub's own words go to the console's log, for its operator.
-        eprintln!("a settings change could not read the repository: {e}");
+        crate::log::note(&format!(
+            "a settings change could not read the repository: {e}"
+        ));
         PullRequestAnswer::said(
             Outcome::ReadFailed,
             "GitHub did not give the console the repository's sluiceway.yaml; nothing was written.",
@@ -262,7 +264,7 @@ pub fn open(
             problems: Vec::new(),
         }),
         Err(e) => {
-            eprintln!("a settings change could not be written: {e}");
+            crate::log::note(&format!("a settings change could not be written: {e}"));
             let mut answer = PullRequestAnswer::said(
                 Outcome::WriteFailed,
                 "GitHub refused part of the pull request; the console's log says which.",

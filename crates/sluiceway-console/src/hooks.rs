@@ -71,9 +71,9 @@ async fn deliver(
                             pick_up::pick_up(&console, &place, &editor, ticked, now).await
                         {
                             if let Err(e) = judged {
-                                eprintln!(
+                                crate::log::note(&format!(
                                     "the tick of {stack} on the dashboard was not picked up: {e}"
-                                );
+                                ));
                             }
                         }
                     });

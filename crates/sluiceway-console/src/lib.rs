@@ -11,6 +11,7 @@ pub mod config_pull_request;
 pub mod facts;
 pub mod github_app;
 mod hooks;
+mod log;
 pub mod pick_up;
 pub mod preview;
 pub mod rescan;

@@ -442,8 +442,8 @@ fn learns_and_answers(bed: &Bed, console: &Console) {
     // A tick on the issue reaches the console by its delivery; the same delivery twice
     // is applied once and answered both times.
     bed.emulator.arm_delivery(DeliveryFault::Repeat);
-    tick(&bed, number, "alice", "network");
-    let made = deliveries_answered(&bed, made.len() + 2);
+    tick(bed, number, "alice", "network");
+    let made = deliveries_answered(bed, made.len() + 2);
     let (last, before) = (&made[made.len() - 1], &made[made.len() - 2]);
     assert_eq!(
         (last.id.as_str(), last.action.as_str()),
@@ -455,8 +455,8 @@ fn learns_and_answers(bed: &Bed, console: &Console) {
 
     // A dropped delivery is never applied; the next one brings the dashboard up to date.
     bed.emulator.arm_delivery(DeliveryFault::Drop);
-    tick(&bed, number, "alice", "storage:dev");
-    let made = deliveries_answered(&bed, made.len() + 1);
+    tick(bed, number, "alice", "storage:dev");
+    let made = deliveries_answered(bed, made.len() + 1);
     assert_eq!(made.last().unwrap().status, None);
     let (_, dev) = console.get(
         "/api/v1/orgs/octo/repos/infra/stacks/storage%3Adev",
@@ -466,8 +466,8 @@ fn learns_and_answers(bed: &Bed, console: &Console) {
         dev["ticked"], false,
         "the dropped delivery told the console nothing"
     );
-    tick(&bed, number, "alice", "storage:prod");
-    deliveries_answered(&bed, made.len() + 1);
+    tick(bed, number, "alice", "storage:prod");
+    deliveries_answered(bed, made.len() + 1);
     let (_, dev) = console.get(
         "/api/v1/orgs/octo/repos/infra/stacks/storage%3Adev",
         Some(&token),
@@ -1240,7 +1240,6 @@ fn a_tick_on_the_dashboard_is_picked_up_and_the_run_for_the_edit_takes_its_recor
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    eprintln!("picked up {:?} after the tick", ticked.elapsed());
     assert_eq!(records.len(), 1, "{records:?}");
     let record = &records[0];
     assert_eq!(
