@@ -121,7 +121,21 @@ impl Console {
         Console::serving(None, Some((bed.emulator.base_url(), app)))
     }
 
+    /// The same, on `database`, catching up only as it starts: what it learns after, it
+    /// learns from deliveries alone.
+    fn of_app_by_deliveries(bed: &Bed, app: &InstalledApp, database: Option<String>) -> Console {
+        Console::serving_every(database, Some((bed.emulator.base_url(), app)), "3600")
+    }
+
     fn serving(database: Option<String>, github: Option<(String, &InstalledApp)>) -> Console {
+        Console::serving_every(database, github, "1")
+    }
+
+    fn serving_every(
+        database: Option<String>,
+        github: Option<(String, &InstalledApp)>,
+        catch_up_every: &str,
+    ) -> Console {
         let data = tempfile::tempdir().unwrap();
         let app_id = github.as_ref().map_or(1, |(_, app)| app.id).to_string();
         let mut child = Command::new(env!("CARGO_BIN_EXE_sluiceway"))
@@ -137,7 +151,7 @@ impl Console {
                     "--client-id",
                     &app.client_id,
                     "--catch-up-every",
-                    "1",
+                    catch_up_every,
                 ]
             }))
             .envs(github.iter().map(|(_, app)| {
@@ -319,7 +333,7 @@ fn files(console: &Console) -> Vec<(String, String)> {
 fn the_console_learns_a_scanned_dashboard_from_webhooks_and_answers_as_the_reference_describes() {
     let bed = Bed::new();
     let app = installed_app(&bed);
-    let console = Console::of_app(&bed, &app);
+    let console = Console::of_app_by_deliveries(&bed, &app, None);
     learns_and_answers(&bed, &console);
     let kept = files(&console);
     assert!(kept.iter().any(|(file, _)| file.ends_with("console.db")));
@@ -333,10 +347,7 @@ fn the_console_on_postgresql_learns_and_answers_alike_and_keeps_no_canary() {
     };
     let bed = Bed::new();
     let app = installed_app(&bed);
-    let console = Console::serving(
-        Some(postgres.database("console")),
-        Some((bed.emulator.base_url(), &app)),
-    );
+    let console = Console::of_app_by_deliveries(&bed, &app, Some(postgres.database("console")));
     learns_and_answers(&bed, &console);
     assert!(
         files(&console).is_empty(),
@@ -617,7 +628,7 @@ fn a_person_signs_in_and_asks_the_console_from_the_command_line() {
     use std::os::unix::fs::PermissionsExt;
     let bed = Bed::new();
     let app = installed_app(&bed);
-    let console = Console::of_app(&bed, &app);
+    let console = Console::of_app_by_deliveries(&bed, &app, None);
     scanned(&bed, &console);
     let home = tempfile::tempdir().unwrap();
     let home = home.path();
@@ -730,7 +741,7 @@ fn a_ticked_deploy_reaches_the_audit_log_from_its_records() {
     let reference = reference();
     let bed = Bed::new();
     let app = installed_app(&bed);
-    let console = Console::of_app(&bed, &app);
+    let console = Console::of_app_by_deliveries(&bed, &app, None);
     let (mut job, sha, number) = scanned(&bed, &console);
     let token = console.token("octo", "alice");
     let network_in_org_view = || {
