@@ -208,7 +208,16 @@ fn keys(text: &str) -> Option<Vec<(String, Option<ShownValue>)>> {
             if shown.is_empty() {
                 return Some((path, None));
             }
-            let (old, new) = shown.strip_prefix(' ')?.split_once(" → ")?;
+            // The old side ends at its own `</samp>` (a value's `<` is escaped, but its
+            // text may hold the arrow).
+            let shown = shown.strip_prefix(' ')?;
+            let old_end = match shown.strip_prefix("<samp>") {
+                Some(inner) => "<samp>".len() + inner.find("</samp>")? + "</samp>".len(),
+                None if shown.starts_with("nothing") => "nothing".len(),
+                None => return None,
+            };
+            let (old, new) = shown.split_at(old_end);
+            let new = new.strip_prefix(" → ")?;
             let value = ShownValue {
                 path: path.clone(),
                 old: side(old)?,
