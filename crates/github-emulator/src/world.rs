@@ -469,29 +469,9 @@ impl World {
         self.add_account(author, AccountKind::User);
         let number = self.repo(repo)?.next_number;
         let branch = format!("pull-{number}");
-        let sha = self.push(repo, &branch, Some(author), title, files)?;
-        let at = self.tick();
-        let repo = self.repo_mut(repo)?;
-        repo.next_number += 1;
-        let base = repo.default_branch.clone();
-        repo.pulls.insert(
-            number,
-            Pull {
-                number,
-                title: title.into(),
-                author: author.into(),
-                draft: false,
-                base,
-                head_branch: branch,
-                head_sha: sha,
-                mergeable: true,
-                open: true,
-                merge_commit: None,
-                merge_method: None,
-                created_at: at,
-            },
-        );
-        Ok(number)
+        self.push(repo, &branch, Some(author), title, files)?;
+        let base = self.repo(repo)?.default_branch.clone();
+        self.create_pull(repo, author, title, &branch, &base)
     }
 
     pub fn create_issue(

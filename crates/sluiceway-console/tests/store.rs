@@ -1,11 +1,12 @@
 //! The store on both its databases: a delivery applied once however often it arrives,
-//! by one instance or by two sharing a PostgreSQL, and tokens kept by their hash.
+//! by one instance or by two sharing a PostgreSQL, tokens kept by their hash, and what
+//! people asked the console for.
 
 mod support;
 
 use jiff::Timestamp;
 use sluiceway_console::facts::{Dashboard, DeployFacts, Ended, Scan, StackFacts};
-use sluiceway_console::store::{Applied, KeptToken, RepoPlace, Store};
+use sluiceway_console::store::{Applied, KeptAsked, KeptToken, RepoPlace, Store};
 use sluiceway_dashboard::facts::RowState;
 use sluiceway_dashboard::view::TrailResult;
 use support::Postgres;
@@ -179,6 +180,32 @@ async fn a_token_is_found_by_its_hash(store: &Store) {
     assert_eq!(store.token("cd34").await.unwrap(), None);
 }
 
+async fn what_people_asked_is_listed_newest_first(store: &Store) {
+    let asked = |repo: &str, at: &str, words: &str| KeptAsked {
+        repo: repo.into(),
+        at: at.parse().unwrap(),
+        who: "alice".into(),
+        words: words.into(),
+        link: (words != "asked for a full scan")
+            .then(|| format!("https://github.example/octo/{repo}/pull/7")),
+        via: "command line".into(),
+    };
+    let older = asked("infra", "2026-12-07T12:00:00Z", "asked for a full scan");
+    let newer = asked(
+        "apps",
+        "2026-12-07T12:05:00Z",
+        "opened pull request #7 to change 1 setting",
+    );
+    store.record_asked("octo", &older).await.unwrap();
+    store.record_asked("octo", &newer).await.unwrap();
+    assert_eq!(
+        store.asked("octo", None).await.unwrap(),
+        [newer.clone(), older.clone()]
+    );
+    assert_eq!(store.asked("octo", Some("INFRA")).await.unwrap(), [older]);
+    assert!(store.asked("elsewhere", None).await.unwrap().is_empty());
+}
+
 #[tokio::test]
 async fn sqlite_keeps_facts_and_applies_each_delivery_once() {
     let folder = tempfile::tempdir().unwrap();
@@ -187,6 +214,7 @@ async fn sqlite_keeps_facts_and_applies_each_delivery_once() {
     a_delivery_is_applied_once(&store).await;
     a_late_status_never_overwrites_a_newer_one(&store).await;
     a_token_is_found_by_its_hash(&store).await;
+    what_people_asked_is_listed_newest_first(&store).await;
     drop(store);
     let reopened = Store::open(&url).await.unwrap();
     assert_eq!(
@@ -205,6 +233,7 @@ async fn postgresql_keeps_facts_and_applies_each_delivery_once() {
     a_delivery_is_applied_once(&store).await;
     a_late_status_never_overwrites_a_newer_one(&store).await;
     a_token_is_found_by_its_hash(&store).await;
+    what_people_asked_is_listed_newest_first(&store).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1140,12 +1140,7 @@ fn a_tick_from_the_command_line_opens_a_record_the_workflow_then_deploys() {
     let records = bed.github.deployment_records("sluiceway").unwrap().records;
     assert_eq!(records.len(), 1, "{records:?}");
     let record = &records[0];
-    let row_hash = sluiceway_dashboard::reader::read(&bed.body(number))
-        .rows
-        .into_iter()
-        .find(|r| r.facts.stack == "network")
-        .and_then(|r| r.facts.hash)
-        .unwrap();
+    let row_hash = row_hash(&bed, number, "network");
     assert_eq!(
         (
             record.task.as_str(),
@@ -1227,32 +1222,53 @@ fn a_tick_from_the_command_line_opens_a_record_the_workflow_then_deploys() {
     assert_eq!(asked, [("alice", "asked for a full scan")]);
 }
 
+/// The hash of a stack's row on the dashboard now.
+fn row_hash(bed: &Bed, number: u64, stack: &str) -> String {
+    sluiceway_dashboard::reader::read(&bed.body(number))
+        .rows
+        .into_iter()
+        .find(|r| r.facts.stack == stack)
+        .and_then(|r| r.facts.hash)
+        .unwrap()
+}
+
+/// The record of `stack` the console opens once its tick's delivery is picked up.
+fn picked_up(bed: &Bed, stack: &str) -> sluiceway_github::DeploymentRecord {
+    let task = format!("sluiceway:{stack}");
+    let started = Instant::now();
+    loop {
+        let records = bed.github.deployment_records("sluiceway").unwrap().records;
+        if let Some(found) = records.into_iter().find(|r| r.task == task) {
+            return found;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{stack} never picked up"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn a_tick_on_the_dashboard_is_picked_up_and_the_run_for_the_edit_takes_its_record_over() {
     let bed = Bed::new();
     let app = installed_app(&bed);
     let console = Console::of_app(&bed, &app);
     let (mut job, sha, number) = scanned_for_the_app(&bed, &console);
-    let row_hash = sluiceway_dashboard::reader::read(&bed.body(number))
-        .rows
-        .into_iter()
-        .find(|r| r.facts.stack == "network")
-        .and_then(|r| r.facts.hash)
-        .unwrap();
+    let row_hash = row_hash(&bed, number, "network");
 
     // Alice ticks network's box on the issue; the edit's delivery reaches the console,
     // which opens the record as its bot, for her, at the row's hash, before any run.
-    let ticked = Instant::now();
     tick(&bed, number, "alice", "network");
-    let records = loop {
-        let records = bed.github.deployment_records("sluiceway").unwrap().records;
-        if !records.is_empty() || ticked.elapsed() > Duration::from_secs(20) {
-            break records;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    assert_eq!(records.len(), 1, "{records:?}");
-    let record = &records[0];
+    let record = &picked_up(&bed, "network");
+    assert_eq!(
+        bed.github
+            .deployment_records("sluiceway")
+            .unwrap()
+            .records
+            .len(),
+        1
+    );
     assert_eq!(
         (
             record.task.as_str(),
@@ -1311,17 +1327,7 @@ fn a_tick_on_the_dashboard_is_picked_up_and_the_run_for_the_edit_takes_its_recor
     // A tick the run does not let through (alice lost write access after the console
     // opened the record) ends the console's record, and nothing is deployed.
     tick(&bed, number, "alice", "storage:dev");
-    let picked = loop {
-        let records = bed.github.deployment_records("sluiceway").unwrap().records;
-        if let Some(found) = records.iter().find(|r| r.task == "sluiceway:storage:dev") {
-            break found.id;
-        }
-        assert!(
-            ticked.elapsed() < Duration::from_secs(60),
-            "never picked up"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let picked = picked_up(&bed, "storage:dev").id;
     bed.emulator
         .act(Act::AddCollaborator {
             repo: REPO.into(),
