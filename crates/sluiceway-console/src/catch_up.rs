@@ -1,7 +1,8 @@
 //! Catching up with GitHub: a delivery can be lost, and a console can be down while
 //! GitHub sends. Every so often the console reads each dashboard it keeps from GitHub, as
 //! its GitHub App, and writes what it finds when it differs from what it keeps: the same
-//! facts through the same reader as a delivery's.
+//! facts through the same reader as a delivery's. It reads, too, whether the scanned
+//! commit's `recordWriters` names the app's bot, once per scanned commit.
 
 use std::time::Duration;
 
@@ -27,8 +28,10 @@ pub async fn once(console: &Console) -> usize {
             let Ok(read) = read(console, &repo).await else {
                 break;
             };
-            if let Some(dashboard) = read
-                && !same(&repo, &dashboard)
+            let Some(dashboard) = read else {
+                continue;
+            };
+            if !same(&repo, &dashboard)
                 && console
                     .store
                     .refresh_dashboard(&repo.place, &dashboard)
@@ -36,6 +39,23 @@ pub async fn once(console: &Console) -> usize {
                     .is_ok()
             {
                 written += 1;
+            }
+            if repo
+                .record_writer
+                .as_ref()
+                .is_none_or(|(sha, _)| *sha != dashboard.scan.sha)
+                && let Ok(named) = record_writer(console, &repo, &dashboard.scan.sha).await
+            {
+                // A store that does not answer is asked again next round.
+                let _ = console
+                    .store
+                    .set_record_writer(
+                        &repo.place.org,
+                        &repo.place.name,
+                        &dashboard.scan.sha,
+                        named,
+                    )
+                    .await;
             }
         }
     }
@@ -70,6 +90,23 @@ async fn read(console: &Console, repo: &KeptRepo) -> Result<Option<Dashboard>, (
             .read_body(number, None)
             .ok()
             .and_then(|read| Dashboard::read(&read.body)))
+    })
+    .await
+    .map_err(|_| ())?
+}
+
+/// Whether `recordWriters` at `sha` names the app's bot, read as the app.
+async fn record_writer(console: &Console, repo: &KeptRepo, sha: &str) -> Result<bool, ()> {
+    let app = console.app.clone();
+    let now = (console.clock)();
+    let (org, name, sha) = (
+        repo.place.org.clone(),
+        repo.place.name.clone(),
+        sha.to_owned(),
+    );
+    tokio::task::spawn_blocking(move || {
+        let installed = app.repo(&org, &name, now).map_err(|_| ())?;
+        crate::config::names_record_writer(&installed.github, &sha, &installed.bot).map_err(|_| ())
     })
     .await
     .map_err(|_| ())?

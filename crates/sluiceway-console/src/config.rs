@@ -101,6 +101,44 @@ pub fn read(
     Ok(answer)
 }
 
+/// Why the action would read no settings at a commit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unloaded {
+    NoFile,
+    TwoFiles,
+    /// The file, named, does not load.
+    Invalid(&'static str),
+}
+
+/// The settings at `sha` as the action loads them.
+pub fn load_at(
+    github: &dyn GitHub,
+    sha: &str,
+) -> Result<Result<config::Config, Unloaded>, GitHubError> {
+    let mut found = Vec::new();
+    for name in config::FILE_NAMES {
+        if let Some(text) = github.file_at(name, sha)? {
+            found.push((name, text));
+        }
+    }
+    Ok(match found.as_slice() {
+        [] => Err(Unloaded::NoFile),
+        [(name, text)] => config::load(name, text).map_err(|_| Unloaded::Invalid(name)),
+        _ => Err(Unloaded::TwoFiles),
+    })
+}
+
+/// Whether `recordWriters` at `sha` names `bot`: a file that does not load names nobody.
+pub fn names_record_writer(github: &dyn GitHub, sha: &str, bot: &str) -> Result<bool, GitHubError> {
+    Ok(load_at(github, sha)?.is_ok_and(|config| {
+        config
+            .settings
+            .record_writers
+            .iter()
+            .any(|w| w.eq_ignore_ascii_case(bot))
+    }))
+}
+
 /// Each key a change may name, with the value `document` gives it.
 fn keys_of(document: Option<&Document>) -> Map<String, Value> {
     let mut keys = Map::new();

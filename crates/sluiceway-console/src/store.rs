@@ -30,6 +30,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../migrations/0004_sessions.sql"),
     ),
     (5, "asked", include_str!("../migrations/0005_asked.sql")),
+    (
+        6,
+        "record_writers",
+        include_str!("../migrations/0006_record_writers.sql"),
+    ),
 ];
 
 #[derive(Debug, thiserror::Error)]
@@ -62,6 +67,8 @@ pub struct KeptRepo {
     pub place: RepoPlace,
     pub scan: Scan,
     pub stacks: Vec<StackFacts>,
+    /// Whether `recordWriters` names the console's bot, and the commit that was read at.
+    pub record_writer: Option<(String, bool)>,
 }
 
 /// Something a person asked the console to do on GitHub, as the audit log lists it.
@@ -288,6 +295,31 @@ impl Store {
         Ok(kept)
     }
 
+    /// Keeps whether `recordWriters` at `sha` names the console's bot, and moves the org's
+    /// version on so that no answer drawn before says otherwise.
+    pub async fn set_record_writer(
+        &self,
+        org: &str,
+        repo: &str,
+        sha: &str,
+        named: bool,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO record_writers (org, repo, sha, named) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (org, repo) DO UPDATE SET sha = $3, named = $4",
+        )
+        .bind(org)
+        .bind(repo)
+        .bind(sha)
+        .bind(i64::from(named))
+        .execute(&mut *tx)
+        .await?;
+        move_on(&mut tx, org).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// Keeps a line of the audit log's `asked` for `org`.
     pub async fn record_asked(&self, org: &str, asked: &KeptAsked) -> Result<(), StoreError> {
         sqlx::query(
@@ -359,8 +391,10 @@ impl Store {
     /// One repository of `org`, by name (GitHub's names ignore case).
     pub async fn repo(&self, org: &str, name: &str) -> Result<Option<KeptRepo>, StoreError> {
         let row = sqlx::query(
-            "SELECT org, name, org_kind, html_url, dashboard_number, dashboard_url, scan_sha, \
-             scan_run, scan_at FROM repos WHERE org = $1 AND LOWER(name) = LOWER($2)",
+            "SELECT r.org, r.name, r.org_kind, r.html_url, r.dashboard_number, r.dashboard_url, \
+             r.scan_sha, r.scan_run, r.scan_at, w.sha AS writer_sha, w.named AS writer_named \
+             FROM repos r LEFT JOIN record_writers w ON w.org = r.org AND w.repo = r.name \
+             WHERE r.org = $1 AND LOWER(r.name) = LOWER($2)",
         )
         .bind(org)
         .bind(name)
@@ -386,8 +420,10 @@ impl Store {
     /// Every repository of `org` the console has read a dashboard of, by name.
     pub async fn repos(&self, org: &str) -> Result<Vec<KeptRepo>, StoreError> {
         let rows = sqlx::query(
-            "SELECT org, name, org_kind, html_url, dashboard_number, dashboard_url, scan_sha, \
-             scan_run, scan_at FROM repos WHERE org = $1 ORDER BY name",
+            "SELECT r.org, r.name, r.org_kind, r.html_url, r.dashboard_number, r.dashboard_url, \
+             r.scan_sha, r.scan_run, r.scan_at, w.sha AS writer_sha, w.named AS writer_named \
+             FROM repos r LEFT JOIN record_writers w ON w.org = r.org AND w.repo = r.name \
+             WHERE r.org = $1 ORDER BY r.name",
         )
         .bind(org)
         .fetch_all(&self.pool)
@@ -619,6 +655,10 @@ fn kept_repo(row: &AnyRow) -> Result<KeptRepo, StoreError> {
             at: time(row, "scan_at")?,
         },
         stacks: Vec::new(),
+        record_writer: match row.try_get::<Option<String>, _>("writer_sha")? {
+            Some(sha) => Some((sha, row.try_get::<i64, _>("writer_named")? == 1)),
+            None => None,
+        },
     })
 }
 

@@ -11,7 +11,7 @@
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use sluiceway_core::config::{self, Config, DeployTrigger, StackEntry};
+use sluiceway_core::config::{Config, DeployTrigger, StackEntry};
 use sluiceway_core::glob::IdGlob;
 use sluiceway_core::record::{self, Approved, Payload};
 use sluiceway_core::stack::{Access, DEFAULT_ENVIRONMENT, RuleRefusal, StackId, TickRule};
@@ -322,28 +322,22 @@ pub fn tick(
 
 /// `sluiceway.yaml` (or `.yml`) at the scanned commit, loaded with the action's reader.
 fn read_config(github: &dyn GitHub, sha: &str) -> Result<Result<Config, Judged>, TickError> {
-    let mut found = Vec::new();
-    for name in config::FILE_NAMES {
-        if let Some(text) = github.file_at(name, sha).map_err(TickError::Silent)? {
-            found.push((name, text));
-        }
-    }
-    Ok(match found.as_slice() {
-        [] => Err(Judged::said(
+    use crate::config::Unloaded;
+    let loaded = crate::config::load_at(github, sha).map_err(TickError::Silent)?;
+    Ok(loaded.map_err(|unloaded| match unloaded {
+        Unloaded::NoFile => Judged::said(
             Outcome::GitHub,
             "The repository has no sluiceway.yaml, so recordWriters names nobody; tick on the dashboard.",
-        )),
-        [(name, text)] => config::load(name, text).map_err(|_| {
-            Judged::said(
-                Outcome::Failed,
-                format!("{name} at the scanned commit does not load; `sluiceway check` says why."),
-            )
-        }),
-        _ => Err(Judged::said(
+        ),
+        Unloaded::Invalid(name) => Judged::said(
+            Outcome::Failed,
+            format!("{name} at the scanned commit does not load; `sluiceway check` says why."),
+        ),
+        Unloaded::TwoFiles => Judged::said(
             Outcome::Failed,
             "The repository has both sluiceway.yaml and sluiceway.yml; the action reads neither.",
-        )),
-    })
+        ),
+    }))
 }
 
 /// The `stacks` entries that name the stack, and those that may cover it.
@@ -486,7 +480,7 @@ mod tests {
     use super::*;
 
     fn config(text: &str) -> Config {
-        config::load("sluiceway.yaml", text).unwrap_or_else(|p| panic!("{p:?}"))
+        sluiceway_core::config::load("sluiceway.yaml", text).unwrap_or_else(|p| panic!("{p:?}"))
     }
 
     const STACKS: &str = "stacks:\n  - path: network\n    tool: opentofu\n  - path: storage\n    name: prod\n    tool: opentofu\n    environment: production\n";

@@ -206,6 +206,31 @@ async fn what_people_asked_is_listed_newest_first(store: &Store) {
     assert!(store.asked("elsewhere", None).await.unwrap().is_empty());
 }
 
+async fn whether_record_writers_names_the_bot_is_kept_by_commit(store: &Store) {
+    let version = store.version("octo").await.unwrap();
+    store
+        .set_record_writer("octo", "infra", "b1", false)
+        .await
+        .unwrap();
+    store
+        .set_record_writer("octo", "infra", "b2", true)
+        .await
+        .unwrap();
+    let kept = store.repo("octo", "infra").await.unwrap().unwrap();
+    assert_eq!(kept.record_writer, Some(("b2".to_owned(), true)));
+    assert!(store.version("octo").await.unwrap() > version);
+    // A dashboard written again keeps what was read of its settings.
+    store
+        .refresh_dashboard(
+            &place(),
+            &dashboard("b2", &[("network", RowState::Pending)]),
+        )
+        .await
+        .unwrap();
+    let kept = store.repo("octo", "infra").await.unwrap().unwrap();
+    assert_eq!(kept.record_writer, Some(("b2".to_owned(), true)));
+}
+
 #[tokio::test]
 async fn sqlite_keeps_facts_and_applies_each_delivery_once() {
     let folder = tempfile::tempdir().unwrap();
@@ -215,6 +240,7 @@ async fn sqlite_keeps_facts_and_applies_each_delivery_once() {
     a_late_status_never_overwrites_a_newer_one(&store).await;
     a_token_is_found_by_its_hash(&store).await;
     what_people_asked_is_listed_newest_first(&store).await;
+    whether_record_writers_names_the_bot_is_kept_by_commit(&store).await;
     drop(store);
     let reopened = Store::open(&url).await.unwrap();
     assert_eq!(
@@ -234,6 +260,7 @@ async fn postgresql_keeps_facts_and_applies_each_delivery_once() {
     a_late_status_never_overwrites_a_newer_one(&store).await;
     a_token_is_found_by_its_hash(&store).await;
     what_people_asked_is_listed_newest_first(&store).await;
+    whether_record_writers_names_the_bot_is_kept_by_commit(&store).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

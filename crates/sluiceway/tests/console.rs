@@ -1114,6 +1114,26 @@ fn a_tick_from_the_command_line_opens_a_record_the_workflow_then_deploys() {
     assert_eq!(config["keys"]["drift.enabled"], Value::Null);
     assert_eq!(config["pullRequest"]["base"], "main");
 
+    // Once the console has read that file at the scanned commit, the repository's line
+    // no longer says recordWriters may not name its bot.
+    let started = Instant::now();
+    loop {
+        let (_, repo) = console.get("/api/v1/orgs/octo/repos/infra", Some(&token));
+        assert_valid(&reference, "Repo", &repo);
+        if repo["repo"]["recordWriter"].is_null() {
+            break;
+        }
+        assert!(
+            repo["repo"]["recordWriter"]
+                .as_str()
+                .unwrap()
+                .starts_with("The console has not read sluiceway.yaml"),
+            "{repo}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(20), "never read");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+
     // Bob cannot write to the repository: the tick is refused, and nothing is opened.
     let (code, out, said) = person(bob.path(), &["tick", "infra", "network", "--json"], "");
     assert_eq!(code, Some(5), "{said}");

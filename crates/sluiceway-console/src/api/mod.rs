@@ -170,9 +170,10 @@ struct RepoLine {
     record_writer: Option<String>,
 }
 
-/// The console reads a repository's `sluiceway.yaml` only for a tick or the settings, not
-/// for a view from its store, so a view never claims its bot is named in `recordWriters`.
-const RECORD_WRITER_UNKNOWN: &str = "The console reads sluiceway.yaml when a tick is asked, not for this view, so it does not say here whether recordWriters names its bot; a tick that needs it says so.";
+/// What a repository line says of `recordWriters` until it names the console's bot; a
+/// tick from the console works only once it does.
+const RECORD_WRITER_NOT_NAMED: &str = "recordWriters in sluiceway.yaml at the last scan does not name the console's bot, so this repository's ticks happen on the dashboard.";
+const RECORD_WRITER_UNREAD: &str = "The console has not read sluiceway.yaml at the last scan yet, so it does not say whether recordWriters names its bot; a tick says.";
 
 impl Console {
     fn org_page(&self, org: &str) -> String {
@@ -200,7 +201,13 @@ impl Console {
             dashboard: Some(repo.place.dashboard_url.clone()),
             stacks: repo.stacks.len(),
             counts: Counts::of(&repo.stacks),
-            record_writer: Some(RECORD_WRITER_UNKNOWN.to_owned()),
+            record_writer: match &repo.record_writer {
+                Some((sha, true)) if *sha == repo.scan.sha => None,
+                Some((sha, false)) if *sha == repo.scan.sha => {
+                    Some(RECORD_WRITER_NOT_NAMED.to_owned())
+                }
+                _ => Some(RECORD_WRITER_UNREAD.to_owned()),
+            },
         }
     }
 }
