@@ -108,6 +108,12 @@ pub enum Act {
         account: String,
         permissions: BTreeMap<String, Level>,
     },
+    /// Uninstalls an app from an account, as `sender` does; the app hears of it.
+    Uninstall {
+        app: u64,
+        account: String,
+        sender: String,
+    },
     AddWorkflow {
         repo: String,
         file: String,
@@ -236,6 +242,14 @@ impl Act {
                 account,
                 permissions,
             } => json!(w.install(*app, account, permissions.clone())?),
+            Act::Uninstall {
+                app,
+                account,
+                sender,
+            } => {
+                w.uninstall(*app, account, sender)?;
+                json!(null)
+            }
             Act::AddWorkflow { repo, file } => json!(w.add_workflow(repo, file)?),
             Act::CreateIssue {
                 repo,

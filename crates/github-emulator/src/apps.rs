@@ -169,6 +169,33 @@ impl World {
         Ok(id)
     }
 
+    /// Uninstalls the app from an account, as `sender` does on GitHub: the
+    /// installation's tokens stop working, and the app's webhook hears of it.
+    pub fn uninstall(&mut self, app: u64, account: &str, sender: &str) -> Result<(), Refusal> {
+        let at = self
+            .installations
+            .iter()
+            .position(|i| i.app == app && i.account.eq_ignore_ascii_case(account))
+            .ok_or_else(|| Refusal::new(404, "Not Found"))?;
+        let installation = self.installations.remove(at);
+        let minted: Vec<String> = self
+            .minted
+            .iter()
+            .filter(|(_, id)| **id == installation.id)
+            .map(|(token, _)| token.clone())
+            .collect();
+        for token in minted {
+            self.tokens.remove(&token);
+            self.minted.remove(&token);
+        }
+        self.happened.push(crate::hooks::Happening::Installation {
+            installation,
+            action: "deleted",
+            sender: sender.to_owned(),
+        });
+        Ok(())
+    }
+
     /// The app's installation on the account that owns `repo`.
     pub(crate) fn installation_for(&self, app: u64, repo: &str) -> Option<&Installation> {
         let owner = repo.split_once('/').map_or(repo, |(owner, _)| owner);
@@ -208,6 +235,7 @@ impl World {
                 permissions: Some(found.permissions.clone()),
             },
         );
+        self.minted.insert(token.clone(), installation);
         Ok((token, expires_at, found.permissions))
     }
 }

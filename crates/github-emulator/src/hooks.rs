@@ -33,6 +33,12 @@ pub(crate) enum Happening {
         /// The body before an edit.
         from: Option<String>,
     },
+    /// An app was uninstalled (`deleted`): the installation as it was.
+    Installation {
+        installation: crate::apps::Installation,
+        action: &'static str,
+        sender: String,
+    },
     /// A deployment was created (`status` none), or given a status.
     Deployment {
         repo: String,
@@ -143,6 +149,39 @@ fn payload(
                 payload["changes"] = json!({ "body": { "from": from } });
             }
             Some(("issues", format!("webhook-issues-{action}"), payload))
+        }
+        Happening::Installation {
+            installation,
+            action,
+            sender,
+        } => {
+            let account = world.account(sender)?;
+            let repositories: Vec<Value> = world
+                .repos
+                .values()
+                .filter(|r| r.owner.eq_ignore_ascii_case(&installation.account))
+                .map(|r| {
+                    json!({
+                        "id": r.id,
+                        "node_id": format!("R_{}", r.id),
+                        "name": r.name,
+                        "full_name": r.full_name(),
+                        "private": r.private,
+                    })
+                })
+                .collect();
+            let payload = json!({
+                "action": action,
+                "installation": shapes::installation(world, site, installation),
+                "repositories": repositories,
+                "requester": null,
+                "sender": shapes::user(site, account),
+            });
+            Some((
+                "installation",
+                format!("webhook-installation-{action}"),
+                payload,
+            ))
         }
         Happening::Deployment {
             repo,

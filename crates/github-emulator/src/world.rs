@@ -30,6 +30,9 @@ pub struct World {
     pub apps: Vec<crate::apps::App>,
     #[serde(default)]
     pub installations: Vec<crate::apps::Installation>,
+    /// Each installation token made → the installation it speaks for.
+    #[serde(default)]
+    pub minted: BTreeMap<String, u64>,
     /// Approvals of an app's sign-in whose code was not traded yet.
     #[serde(default)]
     pub approvals: Vec<crate::oauth::Approval>,
@@ -309,6 +312,7 @@ impl World {
             hooks: Vec::new(),
             apps: Vec::new(),
             installations: Vec::new(),
+            minted: BTreeMap::new(),
             approvals: Vec::new(),
             members: BTreeMap::new(),
             deliveries_made: 0,

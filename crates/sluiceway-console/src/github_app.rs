@@ -142,6 +142,14 @@ impl GitHubApp {
         }
     }
 
+    /// Drops the installation token kept for `org`, once the app has left it.
+    pub fn forget(&self, org: &str) {
+        self.bought
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&org.to_ascii_lowercase());
+    }
+
     /// A token of the app's installation on `org`, kept or bought now.
     fn bought(&self, org: &str, name: &str, now: Timestamp) -> Result<Bought, AppError> {
         let key = org.to_ascii_lowercase();

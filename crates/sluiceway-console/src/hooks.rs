@@ -98,6 +98,16 @@ async fn deliver(
                 )
                 .await
         }
+        News::AppLeft { org } => {
+            // Nothing kept of the org is answered once its installation is gone: the
+            // next request asks GitHub, which says so.
+            console.app.forget(org);
+            console.members.forget(org);
+            console
+                .store
+                .note_delivery(&delivery.id, &delivery.event, now)
+                .await
+        }
         News::Nothing => {
             console
                 .store

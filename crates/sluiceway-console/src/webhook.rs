@@ -59,6 +59,9 @@ pub enum News {
         html_url: String,
         deploy: DeployFacts,
     },
+    /// The app was uninstalled from an org, or suspended there: the console no longer
+    /// serves it.
+    AppLeft { org: String },
     /// Nothing the console keeps: another event, an issue that is no dashboard, or a
     /// record that is not Sluiceway's.
     Nothing,
@@ -96,6 +99,7 @@ pub fn read(secret: &[u8], headers: Headers<'_>, body: &[u8]) -> Result<Delivery
     let news = match event.as_str() {
         "issues" => issues_news(body)?,
         "deployment" | "deployment_status" => deploy_news(body)?,
+        "installation" => installation_news(body)?,
         _ => News::Nothing,
     };
     Ok(Delivery { id, event, news })
@@ -189,6 +193,28 @@ fn deploy_news(body: &[u8]) -> Result<News, WebhookError> {
         repo: event.repository.name,
         html_url: event.repository.html_url,
         deploy,
+    })
+}
+
+#[derive(Deserialize)]
+struct InstallationEvent {
+    action: String,
+    installation: InstallationOf,
+}
+
+#[derive(Deserialize)]
+struct InstallationOf {
+    account: Owner,
+}
+
+fn installation_news(body: &[u8]) -> Result<News, WebhookError> {
+    let event: InstallationEvent =
+        serde_json::from_slice(body).map_err(|_| WebhookError::BadBody)?;
+    Ok(match event.action.as_str() {
+        "deleted" | "suspend" => News::AppLeft {
+            org: event.installation.account.login,
+        },
+        _ => News::Nothing,
     })
 }
 

@@ -1565,6 +1565,35 @@ fn a_settings_change_opens_one_pull_request_that_changes_only_its_keys() {
         out.contains("stacks[storage:prod].deploy = (default)"),
         "{out}"
     );
+
+    // Once the app is uninstalled from the org, a token of it answers that the app left.
+    bed.emulator
+        .act(Act::Uninstall {
+            app: app.id,
+            account: "octo".into(),
+            sender: "alice".into(),
+        })
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        let (status, error) = console.get("/api/v1/orgs/octo", Some(&token));
+        if status == 403 {
+            assert_eq!(error["code"], "org-gone", "{error}");
+            assert_valid(&reference, "Error", &error);
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{status} {error}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let uninstalled = bed.emulator.deliveries();
+    let last = uninstalled.last().unwrap();
+    assert_eq!(
+        (last.event.as_str(), last.action.as_str(), last.status),
+        ("installation", "deleted", Some(200))
+    );
 }
 
 #[test]

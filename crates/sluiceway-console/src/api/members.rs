@@ -22,6 +22,13 @@ pub struct Members {
 }
 
 impl Members {
+    /// Forgets every answer about `org`'s people.
+    pub fn forget(&self, org: &str) {
+        let org = org.to_ascii_lowercase();
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        kept.retain(|(kept_org, _), _| *kept_org != org);
+    }
+
     fn remembered(&self, org: &str, login: &str, now: Timestamp) -> Option<bool> {
         let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         kept.get(&key(org, login))
