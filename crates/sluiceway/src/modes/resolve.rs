@@ -775,13 +775,13 @@ fn end_taken_over(
 ) -> bool {
     let mut red = false;
     for (stack, record) in taken_over {
-        let (state, description) = if opened.contains(stack) {
-            (RecordState::Inactive, ended::STARTED_LATER)
+        let description = if opened.contains(stack) {
+            ended::STARTED_LATER
         } else {
-            (RecordState::Inactive, ended::TICK_NOT_LET_THROUGH)
+            ended::TICK_NOT_LET_THROUGH
         };
         let status = NewDeploymentStatus {
-            state,
+            state: RecordState::Inactive,
             description: description.to_owned(),
             log_url: Some(job.run_url()),
         };
