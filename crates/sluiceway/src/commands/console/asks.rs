@@ -152,13 +152,9 @@ fn segment(text: &str) -> String {
 pub fn status(app: Option<&str>, repo: Option<&str>, json: bool, printer: &mut Printer) -> Outcome {
     let asked = || -> Result<Value, Failure> {
         let (app, sign_in) = signed_in(app)?;
-        let org = segment(&sign_in.org);
         let path = match repo {
-            Some(repo) => format!(
-                "/api/v1/orgs/{org}/repos/{}",
-                segment(repo_name(repo, &sign_in)?)
-            ),
-            None => format!("/api/v1/orgs/{org}"),
+            Some(repo) => repo_path(&sign_in, repo)?,
+            None => format!("/api/v1/orgs/{}", segment(&sign_in.org)),
         };
         remote::get(&app, &sign_in.token, &path)
     };
@@ -182,12 +178,20 @@ pub fn stack(
     print(asked(), json, printer, stack_text)
 }
 
+/// The API's address of a repository of the token's org.
+fn repo_path(sign_in: &SignIn, repo: &str) -> Result<String, Failure> {
+    Ok(format!(
+        "/api/v1/orgs/{}/repos/{}",
+        segment(&sign_in.org),
+        segment(repo_name(repo, sign_in)?)
+    ))
+}
+
 /// The API's address of a stack of the token's org.
 fn stack_path(sign_in: &SignIn, repo: &str, id: &str) -> Result<String, Failure> {
     Ok(format!(
-        "/api/v1/orgs/{}/repos/{}/stacks/{}",
-        segment(&sign_in.org),
-        segment(repo_name(repo, sign_in)?),
+        "{}/stacks/{}",
+        repo_path(sign_in, repo)?,
         segment(id)
     ))
 }
@@ -364,11 +368,7 @@ fn follow(app: &App, sign_in: &SignIn, id: u64, path: &str, wait: u64) -> String
 pub fn rescan(app: Option<&str>, repo: &str, json: bool, printer: &mut Printer) -> Outcome {
     let asked = || -> Result<Value, Failure> {
         let (app, sign_in) = signed_in(app)?;
-        let path = format!(
-            "/api/v1/orgs/{}/repos/{}/rescan",
-            segment(&sign_in.org),
-            segment(repo_name(repo, &sign_in)?)
-        );
+        let path = format!("{}/rescan", repo_path(&sign_in, repo)?);
         remote::post(&app, &sign_in.token, &path, None)
     };
     let answer = match asked() {
@@ -402,11 +402,7 @@ pub fn settings(
     };
     let asked = || -> Result<Value, Failure> {
         let (app, sign_in) = signed_in(app)?;
-        let path = format!(
-            "/api/v1/orgs/{}/repos/{}/config",
-            segment(&sign_in.org),
-            segment(repo_name(repo, &sign_in)?)
-        );
+        let path = format!("{}/config", repo_path(&sign_in, repo)?);
         match &changes {
             None => remote::get(&app, &sign_in.token, &path),
             Some(changes) => remote::post(
