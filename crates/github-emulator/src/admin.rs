@@ -96,6 +96,11 @@ pub enum Act {
         org: String,
         login: String,
     },
+    /// Removes a person from an organization, as an owner would.
+    RemoveMember {
+        org: String,
+        login: String,
+    },
     /// Registers a GitHub App by the public half of its key; answers it: its id, and
     /// its sign-in's client id and secret.
     AddApp {
@@ -235,6 +240,10 @@ impl Act {
             } => json!(w.add_app(slug, public_key_pem)),
             Act::AddMember { org, login } => {
                 w.add_member(org, login)?;
+                json!(null)
+            }
+            Act::RemoveMember { org, login } => {
+                w.remove_member(org, login);
                 json!(null)
             }
             Act::Install {

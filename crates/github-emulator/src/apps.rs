@@ -137,6 +137,12 @@ impl World {
         Ok(())
     }
 
+    pub fn remove_member(&mut self, org: &str, login: &str) {
+        if let Some(members) = self.members.get_mut(&org.to_ascii_lowercase()) {
+            members.remove(&login.to_ascii_lowercase());
+        }
+    }
+
     pub(crate) fn is_member(&self, org: &str, login: &str) -> bool {
         self.members
             .get(&org.to_ascii_lowercase())
