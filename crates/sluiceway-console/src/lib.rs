@@ -12,6 +12,7 @@ pub mod facts;
 pub mod github_app;
 mod hooks;
 mod log;
+mod pages;
 pub mod pick_up;
 pub mod preview;
 pub mod rescan;
@@ -70,6 +71,7 @@ impl Console {
             )
             .merge(hooks::routes())
             .merge(signin::routes())
+            .merge(pages::routes())
             .with_state(self)
     }
 }

@@ -5,7 +5,8 @@
 //! `HttpOnly`, `SameSite=Lax`, and `Secure` unless the console listens on loopback; every
 //! form carries the session's form token. A session never works on the API.
 //!
-//! The one page here, `/tokens`, makes a person's personal tokens: shown once, kept as a
+//! A person signed in lands on the console's front door (`/`, the pages). The one page
+//! here, `/tokens`, makes a person's personal tokens: shown once, kept as a
 //! hash, for an org the person belongs to on GitHub at that moment.
 
 use axum::extract::{Query, State};
@@ -209,7 +210,7 @@ async fn who(console: &Console, code: &str) -> Option<String> {
 }
 
 /// The orgs this console serves that `login` belongs to, asked of GitHub now.
-async fn orgs_of(console: &Console, login: &str) -> Result<Vec<String>, ()> {
+pub(crate) async fn orgs_of(console: &Console, login: &str) -> Result<Vec<String>, ()> {
     let orgs = console.store.orgs_with_a_repo().await.map_err(|_| ())?;
     let app = console.app.clone();
     let now = (console.clock)();
@@ -304,7 +305,7 @@ async fn back(
             "<p>The console's database did not answer.</p>",
         );
     }
-    let mut response = see_other("/tokens");
+    let mut response = see_other("/");
     let headers = response.headers_mut();
     headers.append(
         header::SET_COOKIE,
@@ -318,7 +319,10 @@ async fn back(
 }
 
 /// The signed-in person, with the session's hash, when the cookie names a live session.
-async fn signed_in(console: &Console, headers: &HeaderMap) -> Option<(String, KeptSession)> {
+pub(crate) async fn signed_in(
+    console: &Console,
+    headers: &HeaderMap,
+) -> Option<(String, KeptSession)> {
     let secret = cookie_value(headers, SESSION_COOKIE)?;
     let hash = tokens::hash(&secret);
     let session = console.store.session(&hash).await.ok()??;

@@ -23,6 +23,60 @@ pub enum State {
     InSync,
 }
 
+impl State {
+    /// The five, in the order the org view counts them.
+    pub const ALL: [State; 5] = [
+        State::Pending,
+        State::Deploying,
+        State::Drifted,
+        State::Failed,
+        State::InSync,
+    ];
+
+    /// The API's name for the state, which the pages' addresses use too.
+    pub fn name(self) -> &'static str {
+        match self {
+            State::Pending => "pending",
+            State::Deploying => "deploying",
+            State::Drifted => "drifted",
+            State::Failed => "failed",
+            State::InSync => "in-sync",
+        }
+    }
+
+    /// The state as a person reads it on a page.
+    pub fn label(self) -> &'static str {
+        match self {
+            State::Pending => "Pending",
+            State::Deploying => "Deploying",
+            State::Drifted => "Drifted",
+            State::Failed => "Failed",
+            State::InSync => "In sync",
+        }
+    }
+
+    pub fn named(name: &str) -> Option<State> {
+        State::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+impl Counts {
+    /// How many stacks are in `state`.
+    pub fn of_state(&self, state: State) -> u64 {
+        match state {
+            State::Pending => self.pending,
+            State::Deploying => self.deploying,
+            State::Drifted => self.drifted,
+            State::Failed => self.failed,
+            State::InSync => self.in_sync,
+        }
+    }
+
+    pub fn total(&self) -> u64 {
+        State::ALL.iter().map(|s| self.of_state(*s)).sum()
+    }
+}
+
 impl StackFacts {
     pub fn app_state(&self) -> State {
         if self.failed {
@@ -256,6 +310,18 @@ mod tests {
             busy: false,
             ticked: false,
         }
+    }
+
+    #[test]
+    fn a_state_s_name_is_the_api_s_and_names_it_back() {
+        for state in State::ALL {
+            assert_eq!(
+                serde_json::to_value(state).unwrap(),
+                serde_json::json!(state.name())
+            );
+            assert_eq!(State::named(state.name()), Some(state));
+        }
+        assert_eq!(State::named("in sync"), None);
     }
 
     #[test]

@@ -1339,7 +1339,11 @@ fn a_person_signs_in_with_github_and_makes_a_token_shown_once() {
     // alice, a member of octo, is signed in for eight hours.
     let signed = sign_in(&console, "alice");
     assert_eq!(signed.status().as_u16(), 303);
-    assert_eq!(location(&signed), "/tokens");
+    assert_eq!(
+        location(&signed),
+        "/",
+        "a person signed in lands on the front door"
+    );
     let (session, header) = set_cookie(&signed, "sluiceway_session").expect("a session");
     assert!(
         header.contains("HttpOnly")

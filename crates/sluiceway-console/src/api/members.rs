@@ -47,36 +47,41 @@ fn key(org: &str, login: &str) -> (String, String) {
     (org.to_ascii_lowercase(), login.to_ascii_lowercase())
 }
 
-/// Refuses a token whose person no longer belongs to its org (`not-a-member`), whose org
-/// the app left (`org-gone`), or when GitHub does not say (`github-silent`). An org the
-/// console keeps nothing of has nothing to show, and is not asked about.
+/// Refuses a token whose person no longer belongs to its org.
 pub(super) async fn still_a_member(console: &Console, token: &KeptToken) -> Result<(), ApiError> {
+    member_now(console, &token.org, &token.login).await
+}
+
+/// Refuses `login` when they no longer belong to `org` (`not-a-member`), when the app
+/// left the org (`org-gone`), or when GitHub does not say (`github-silent`). An org the
+/// console keeps nothing of has nothing to show, and is not asked about. The pages ask
+/// the same question of a session's person.
+pub(crate) async fn member_now(console: &Console, org: &str, login: &str) -> Result<(), ApiError> {
     let now = (console.clock)();
-    let answer = match console.members.remembered(&token.org, &token.login, now) {
+    let answer = match console.members.remembered(org, login, now) {
         Some(member) => member,
         None => {
-            let Some((org, repo)) = console
+            let Some((kept_org, repo)) = console
                 .store
                 .orgs_with_a_repo()
                 .await?
                 .into_iter()
-                .find(|(org, _)| org.eq_ignore_ascii_case(&token.org))
+                .find(|(kept, _)| kept.eq_ignore_ascii_case(org))
             else {
                 return Ok(());
             };
-            let (app, login) = (console.app.clone(), token.login.clone());
-            let asked =
-                tokio::task::spawn_blocking(move || app.is_member(&org, &repo, &login, now))
-                    .await
-                    .map_err(|_| ApiError::GitHubSilent)?;
+            let (app, asked_login) = (console.app.clone(), login.to_owned());
+            let asked = tokio::task::spawn_blocking(move || {
+                app.is_member(&kept_org, &repo, &asked_login, now)
+            })
+            .await
+            .map_err(|_| ApiError::GitHubSilent)?;
             let member = match asked {
                 Ok(member) => member,
                 Err(AppError::NotInstalled(_)) => return Err(ApiError::OrgGone),
                 Err(_) => return Err(ApiError::GitHubSilent),
             };
-            console
-                .members
-                .remember(&token.org, &token.login, member, now);
+            console.members.remember(org, login, member, now);
             member
         }
     };

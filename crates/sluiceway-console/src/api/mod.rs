@@ -23,6 +23,7 @@ pub use error::ApiError;
 use error::ChangesRefused;
 pub use limits::Limits;
 pub use members::Members;
+pub(crate) use members::member_now;
 pub use views::OrgViews;
 
 use crate::Console;

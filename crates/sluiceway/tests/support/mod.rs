@@ -3,6 +3,7 @@
 //! Dropping it fails the test on any departure from the descriptions.
 #![allow(dead_code)] // each test binary uses its own part of the bed
 
+pub(crate) mod browser;
 pub(crate) mod console;
 pub(crate) mod homelab;
 pub(crate) mod job;

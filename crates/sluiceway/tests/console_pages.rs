@@ -1,0 +1,222 @@
+//! The console's pages in a real browser (issue 42): the real `sluiceway console serve`,
+//! taught by GitHub's deliveries after a real scan with the real OpenTofu, a person
+//! signed in through GitHub's web flow, and Chromium driven by playwright-core reading
+//! the page as that person sees it, by keyboard, in the light scheme and the dark.
+
+mod support;
+
+use serde_json::Value;
+use support::Bed;
+use support::browser::Browser;
+use support::console::*;
+
+/// A stack whose id would run in a page that did not escape it.
+const HOSTILE: &str = "<img src=x onerror=alert(1)>";
+
+/// The example scanned for the console with a canary resource and a stack in a folder
+/// named `HOSTILE`, and `login` signed in: the console and the session's cookie.
+fn an_org_with_a_hostile_stack(bed: &Bed) -> (Console, String) {
+    let app = installed_app(bed);
+    let console = Console::of_app(bed, &app);
+    scanned_for_the_app_after(bed, &console, |job| {
+        with_canaries(job);
+        let hostile = job.file(HOSTILE);
+        std::fs::create_dir_all(&hostile).unwrap();
+        std::fs::copy(job.file("network/main.tf"), hostile.join("main.tf")).unwrap();
+        let config = std::fs::read_to_string(job.file("sluiceway.yaml")).unwrap()
+            + &format!("  - path: \"{HOSTILE}\"\n    tool: opentofu\n");
+        std::fs::write(job.file("sluiceway.yaml"), config).unwrap();
+    });
+    let signed = sign_in(&console, "alice");
+    let (session, _) = set_cookie(&signed, "sluiceway_session").expect("a session");
+    (console, session)
+}
+
+/// What Chromium shows of the org view in each scheme, and where the keyboard takes a
+/// person who tabs to the Pending chip and presses Enter.
+const READ_THE_ORG_VIEW: &str = r#"
+const [address, session] = process.argv.slice(2);
+(async () => {
+  const browser = await chromium();
+  const report = { dialogs: [] };
+  for (const scheme of ['light', 'dark']) {
+    const context = await browser.newContext({ colorScheme: scheme });
+    await context.addCookies([{ name: 'sluiceway_session', value: session, url: address }]);
+    const page = await context.newPage();
+    page.on('dialog', async d => { report.dialogs.push(d.message()); await d.dismiss(); });
+    await page.goto(address + '/');
+    report[scheme] = await page.evaluate(() => ({
+      url: location.pathname,
+      title: document.title,
+      headings: [...document.querySelectorAll('h1')].map(h => h.textContent),
+      groups: [...document.querySelectorAll('main h2')].map(h => h.textContent),
+      chips: [...document.querySelectorAll('.chips a')].map(a => a.textContent),
+      rows: [...document.querySelectorAll('main tbody tr')].map(tr => [...tr.cells].map(c => c.textContent)),
+      ground: getComputedStyle(document.body).backgroundColor,
+      ink: getComputedStyle(document.body).color,
+      images: document.querySelectorAll('main img').length,
+    }));
+    if (scheme === 'light') {
+      let reached = null;
+      for (let i = 0; i < 40 && reached === null; i++) {
+        await page.keyboard.press('Tab');
+        const focused = await page.evaluate(() => document.activeElement && document.activeElement.textContent);
+        if (focused && focused.startsWith('Pending')) reached = i + 1;
+      }
+      report.tabs = reached;
+      await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+      report.filtered = await page.evaluate(() => ({
+        search: location.search,
+        current: [...document.querySelectorAll('.chips a[aria-current]')].map(a => a.textContent),
+        states: [...document.querySelectorAll('main tbody tr')].map(tr => tr.cells[2].textContent),
+      }));
+    }
+    await context.close();
+  }
+  await browser.close();
+  console.log(JSON.stringify(report));
+})().catch(e => { console.error(e); process.exit(1); });
+"#;
+
+#[test]
+fn the_org_view_reads_in_a_browser_by_keyboard_in_both_schemes_and_runs_no_name() {
+    let Some(browser) = Browser::find() else {
+        return;
+    };
+    let bed = Bed::new();
+    let (console, session) = an_org_with_a_hostile_stack(&bed);
+    let report = browser.run(READ_THE_ORG_VIEW, &[&console.url, &session]);
+
+    let light = &report["light"];
+    assert_eq!(
+        light["url"], "/octo",
+        "the front door sends alice to her one org"
+    );
+    assert_eq!(light["title"], "octo · Sluiceway console");
+    assert_eq!(light["headings"], serde_json::json!(["octo"]), "one h1");
+    assert_eq!(light["groups"], serde_json::json!(["Needs you (4)"]));
+    assert_eq!(
+        light["chips"],
+        serde_json::json!([
+            "All 4",
+            "Pending 4",
+            "Deploying 0",
+            "Drifted 0",
+            "Failed 0",
+            "In sync 0"
+        ])
+    );
+    let stacks: Vec<&str> = rows(light).iter().map(|row| row[0]).collect();
+    assert_eq!(
+        stacks,
+        [HOSTILE, "network", "storage:dev", "storage:prod"],
+        "the hostile id is a stack's text"
+    );
+    assert_eq!(light["images"], 0, "no name became an element");
+    assert_eq!(report["dialogs"], serde_json::json!([]), "no name ran");
+
+    let dark = &report["dark"];
+    assert_eq!(dark["rows"], light["rows"]);
+    assert_ne!(
+        dark["ground"], light["ground"],
+        "the dark scheme is followed"
+    );
+    assert_ne!(dark["ink"], light["ink"]);
+    assert_eq!(light["ground"], "rgb(255, 255, 255)");
+    assert_eq!(dark["ground"], "rgb(13, 17, 23)");
+
+    assert!(
+        report["tabs"].as_u64().is_some(),
+        "the chips are reached by Tab: {report}"
+    );
+    let filtered = &report["filtered"];
+    assert_eq!(filtered["search"], "?state=pending&by=attention");
+    assert_eq!(filtered["current"], serde_json::json!(["Pending 4"]));
+    assert_eq!(
+        filtered["states"],
+        serde_json::json!(["pending", "pending", "pending", "pending"])
+    );
+
+    let (status, page, _) = get(&console, "/octo", Some(&session));
+    assert_eq!(status, 200);
+    assert_no_canary(&[("the org view".to_owned(), page)]);
+}
+
+#[test]
+fn a_page_needs_a_session_and_membership_and_names_a_bad_address() {
+    let bed = Bed::new();
+    let (console, session) = an_org_with_a_hostile_stack(&bed);
+    let (status, _, location) = get(&console, "/octo", None);
+    assert_eq!((status, location.as_deref()), (303, Some("/signin")));
+
+    let (status, page, _) = get(&console, "/octo?state=sunk", Some(&session));
+    assert_eq!(status, 400);
+    assert!(
+        page.contains("The address's state is not one this page knows."),
+        "{page}"
+    );
+    assert!(!page.contains("sunk"), "the request is not echoed");
+
+    let (status, page, _) = get(&console, "/elsewhere", Some(&session));
+    assert_eq!(status, 404, "{page}");
+
+    // bob signs in as a member, then leaves the org: the page is no longer his to read.
+    bed.emulator
+        .act(github_emulator::Act::AddAccount {
+            login: "bob".into(),
+            kind: github_emulator::world::AccountKind::User,
+        })
+        .unwrap();
+    member(&bed, "bob");
+    let signed = sign_in(&console, "bob");
+    let (bobs, _) = set_cookie(&signed, "sluiceway_session").expect("a session");
+    bed.emulator
+        .act(github_emulator::Act::RemoveMember {
+            org: "octo".into(),
+            login: "bob".into(),
+        })
+        .unwrap();
+    let (status, page, _) = get(&console, "/octo", Some(&bobs));
+    assert_eq!(status, 403);
+    assert!(
+        page.contains("GitHub does not list you as a member of this org"),
+        "{page}"
+    );
+    assert!(!page.contains("storage:dev"), "{page}");
+}
+
+/// One row per stack: its cells' text.
+fn rows(view: &Value) -> Vec<Vec<&str>> {
+    view["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            row.as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+/// A page as a browser with `session` gets it, following no redirect: the status, the
+/// text and the `Location`.
+fn get(console: &Console, path: &str, session: Option<&str>) -> (u16, String, Option<String>) {
+    let client = reqwest::blocking::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let mut request = client.get(format!("{}{path}", console.url));
+    if let Some(session) = session {
+        request = request.header("cookie", format!("sluiceway_session={session}"));
+    }
+    let response = request.send().unwrap();
+    let status = response.status().as_u16();
+    let location = response
+        .headers()
+        .get("location")
+        .map(|l| l.to_str().unwrap().to_owned());
+    (status, response.text().unwrap(), location)
+}
