@@ -93,7 +93,7 @@ fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
 }
 
 /// Two secrets compared in time that does not depend on where they differ.
-fn same_secret(a: &str, b: &str) -> bool {
+pub(crate) fn same_secret(a: &str, b: &str) -> bool {
     use sha2::{Digest, Sha256};
     // Hashing first gives both sides one length; the comparison then reads every byte.
     let (a, b) = (Sha256::digest(a.as_bytes()), Sha256::digest(b.as_bytes()));

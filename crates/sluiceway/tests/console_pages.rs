@@ -6,9 +6,11 @@
 mod support;
 
 use serde_json::Value;
+use sluiceway_github::GitHub;
 use support::Bed;
 use support::browser::Browser;
 use support::console::*;
+use support::job::CANARY;
 
 /// A stack whose id would run in a page that did not escape it.
 const HOSTILE: &str = "<img src=x onerror=alert(1)>";
@@ -140,6 +142,13 @@ fn the_org_view_reads_in_a_browser_by_keyboard_in_both_schemes_and_runs_no_name(
     let (status, page, _) = get(&console, "/octo", Some(&session));
     assert_eq!(status, 200);
     assert_no_canary(&[("the org view".to_owned(), page)]);
+
+    // A stack's page reads its preview live: the resource is named, as on the
+    // dashboard, and the value it is created with never is.
+    let (status, page, _) = get(&console, "/octo/infra/stacks/network", Some(&session));
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains(RESOURCE_CANARY), "{page}");
+    assert!(!page.contains(CANARY), "a value reached the stack's page");
 }
 
 #[test]
@@ -183,6 +192,107 @@ fn a_page_needs_a_session_and_membership_and_names_a_bad_address() {
         "{page}"
     );
     assert!(!page.contains("storage:dev"), "{page}");
+}
+
+/// What Chromium shows of a stack's page, and what a person does with its tick by
+/// keyboard: Tab to the tick, Enter, Undo with Enter while the five seconds run, wait
+/// them out, then tick again and let the window close.
+const TICK_WITH_UNDO: &str = r#"
+const [address, session, stack] = process.argv.slice(2);
+(async () => {
+  const browser = await chromium();
+  const context = await browser.newContext();
+  await context.addCookies([{ name: 'sluiceway_session', value: session, url: address }]);
+  const page = await context.newPage();
+  await page.goto(address + stack);
+  const report = await page.evaluate(() => ({
+    title: document.title,
+    headings: [...document.querySelectorAll('h1')].map(h => h.textContent),
+    sections: [...document.querySelectorAll('main h2')].map(h => h.textContent),
+    changes: [...document.querySelectorAll('section[aria-labelledby=preview] tbody tr')].map(tr => [...tr.cells].map(c => c.textContent)),
+  }));
+  const focused = () => page.evaluate(() => document.activeElement.textContent);
+  const status = () => page.evaluate(() => document.querySelector('form.tick [role=status]').textContent);
+  for (let i = 0; i < 40 && !(await focused()).startsWith('Tick to deploy'); i++) await page.keyboard.press('Tab');
+  report.tick = await focused();
+  await page.keyboard.press('Enter');
+  report.counting = { status: await status(), focused: await focused() };
+  await page.keyboard.press('Enter');
+  report.undone = { status: await status(), focused: await focused() };
+  await page.waitForTimeout(6500);
+  report.after = { url: page.url(), status: await status() };
+  const started = Date.now();
+  await Promise.all([page.waitForNavigation({ timeout: 15000 }), page.keyboard.press('Enter')]);
+  report.waited = Date.now() - started;
+  report.judged = await page.evaluate(() => ({
+    heading: document.querySelector('h1').textContent,
+    outcome: document.getElementById('outcome').dataset.outcome,
+    sentence: document.getElementById('outcome').textContent,
+  }));
+  await browser.close();
+  console.log(JSON.stringify(report));
+})().catch(e => { console.error(e); process.exit(1); });
+"#;
+
+#[test]
+fn a_tick_on_a_stack_s_page_waits_five_seconds_with_an_undo_then_opens_one_record() {
+    let Some(browser) = Browser::find() else {
+        return;
+    };
+    let bed = Bed::new();
+    let app = installed_app(&bed);
+    let console = Console::of_app(&bed, &app);
+    scanned_for_the_app(&bed, &console);
+    let signed = sign_in(&console, "alice");
+    let (session, _) = set_cookie(&signed, "sluiceway_session").expect("a session");
+
+    let report = browser.run(
+        TICK_WITH_UNDO,
+        &[&console.url, &session, "/octo/infra/stacks/storage%3Adev"],
+    );
+    assert_eq!(report["title"], "storage:dev · Sluiceway console");
+    assert_eq!(report["headings"], serde_json::json!(["storage:dev"]));
+    assert_eq!(
+        report["sections"],
+        serde_json::json!(["What would change", "Recent deploys"])
+    );
+    assert!(
+        !report["changes"].as_array().unwrap().is_empty(),
+        "the preview is read live from the stack's page: {report}"
+    );
+    assert_eq!(report["tick"], "Tick to deploy");
+    assert_eq!(
+        report["counting"],
+        serde_json::json!({"status": "Ticking in 5 s.", "focused": "Undo"})
+    );
+    assert_eq!(
+        report["undone"],
+        serde_json::json!({"status": "Not ticked: nothing was sent.", "focused": "Tick to deploy"})
+    );
+    assert!(
+        report["after"]["url"]
+            .as_str()
+            .unwrap()
+            .ends_with("/octo/infra/stacks/storage%3Adev"),
+        "undone, the page stays: {report}"
+    );
+    assert!(
+        report["waited"].as_u64().unwrap() >= 4_500,
+        "the form waits its five seconds: {report}"
+    );
+    assert_eq!(report["judged"]["outcome"], "asked", "{report}");
+    assert_eq!(report["judged"]["heading"], "Ticked");
+
+    let records = bed.github.deployment_records("sluiceway").unwrap().records;
+    let opened: Vec<_> = records
+        .iter()
+        .filter(|r| r.task == "sluiceway:storage:dev")
+        .collect();
+    assert_eq!(
+        opened.len(),
+        1,
+        "one record, for the tick not undone: {records:?}"
+    );
 }
 
 /// One row per stack: its cells' text.

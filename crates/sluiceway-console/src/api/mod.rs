@@ -681,7 +681,7 @@ struct Opened {
 
 /// Runs GitHub's side of an answer on a blocking thread, with the app's installation on
 /// the repository's org.
-async fn with_installation<T: Send + 'static>(
+pub(crate) async fn with_installation<T: Send + 'static>(
     console: &Console,
     repo: &KeptRepo,
     errand: impl FnOnce(&crate::github_app::Installed) -> Result<T, ApiError> + Send + 'static,

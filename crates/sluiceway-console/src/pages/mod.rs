@@ -5,11 +5,12 @@
 //! a few fixed sentences, never an echo of the request.
 
 mod org;
+mod stack;
 
 use axum::Router;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use maud::{DOCTYPE, Markup, html};
 
 use crate::Console;
@@ -21,6 +22,8 @@ pub(crate) fn routes() -> Router<Console> {
     Router::new()
         .route("/", get(org::home))
         .route("/{org}", get(org::org_view))
+        .route("/{org}/{repo}/stacks/{stack}", get(stack::stack_page))
+        .route("/{org}/{repo}/tick", post(stack::tick_sent))
 }
 
 /// The pages' one stylesheet, in the page itself: nothing to fetch, nothing to build.
@@ -75,6 +78,8 @@ pub(crate) enum PageError {
     NotAMember,
     OrgGone,
     NotFound,
+    /// A form without the session's form token: nothing was done.
+    Forged,
     /// A query parameter the page does not know the value of; its name.
     BadQuery(&'static str),
     GitHubSilent,
@@ -85,7 +90,7 @@ impl PageError {
     fn status(self) -> StatusCode {
         match self {
             PageError::NotSignedIn => StatusCode::SEE_OTHER,
-            PageError::NotAMember | PageError::OrgGone => StatusCode::FORBIDDEN,
+            PageError::NotAMember | PageError::OrgGone | PageError::Forged => StatusCode::FORBIDDEN,
             PageError::NotFound => StatusCode::NOT_FOUND,
             PageError::BadQuery(_) => StatusCode::BAD_REQUEST,
             PageError::GitHubSilent | PageError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -105,6 +110,10 @@ impl PageError {
                 "The console's GitHub App is not installed on this org any more.".into(),
             ),
             PageError::NotFound => ("Not found", "There is nothing at this address.".into()),
+            PageError::Forged => (
+                "Not sent from this console",
+                "The form did not come from this console's own page; nothing was done.".into(),
+            ),
             PageError::BadQuery(name) => (
                 "Not a page",
                 format!("The address's {name} is not one this page knows."),

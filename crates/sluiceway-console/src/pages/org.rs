@@ -284,7 +284,7 @@ fn table(lines: &[(&KeptRepo, &StackFacts)], with_repository: bool) -> Markup {
             tbody {
                 @for (repo, stack) in lines {
                     tr {
-                        td { a href=(repo.place.dashboard_url) { (stack.stack) } }
+                        td { a href=(super::stack::address(&repo.place.org, &repo.place.name, &stack.stack)) { (stack.stack) } }
                         @if with_repository { td { (repo.place.name) } }
                         td { (stack.word()) }
                         td { (stack.line()) }
