@@ -4,6 +4,7 @@
 //! membership of its org, asked of GitHub as the API asks it; what goes wrong is one of
 //! a few fixed sentences, never an echo of the request.
 
+mod audit;
 mod org;
 mod stack;
 
@@ -22,6 +23,8 @@ pub(crate) fn routes() -> Router<Console> {
     Router::new()
         .route("/", get(org::home))
         .route("/{org}", get(org::org_view))
+        .route("/{org}/-/audit", get(audit::audit_page))
+        .route("/{org}/-/audit.csv", get(audit::audit_csv))
         .route("/{org}/{repo}/stacks/{stack}", get(stack::stack_page))
         .route("/{org}/{repo}/tick", post(stack::tick_sent))
 }

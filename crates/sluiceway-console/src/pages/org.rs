@@ -152,7 +152,8 @@ pub(crate) fn org_view_body(repos: &[KeptRepo], shown: Shown) -> Markup {
             @if let Some(last) = last {
                 ". Last scan " (when(last)) " in " (last.place.name)
             }
-            "."
+            ". "
+            a href={ "/" (repos.first().map_or("", |r| r.place.org.as_str())) "/-/audit" } { "The audit log" }
         }
         @if !destroying.is_empty() {
             div.banner role="status" {

@@ -117,6 +117,11 @@ pub(crate) fn stack_body(
             @if deploys.is_empty() {
                 p.muted { "No deploy of this stack is on record." }
             } @else {
+                p {
+                    a href={ "/" (repo.place.org) "/-/audit?repo=" (encoded(&repo.place.name)) "&stack=" (encoded(&stack.stack)) } {
+                        "Every deploy of this stack, in the audit log"
+                    }
+                }
                 table {
                     thead { tr { th scope="col" { "When" } th scope="col" { "Who" } th scope="col" { "Commit" } th scope="col" { "Result" } } }
                     tbody {
@@ -240,6 +245,10 @@ fn preview_section(read: &Read) -> Markup {
             }
         }
     }
+}
+
+fn encoded(value: &str) -> String {
+    percent_encoding::utf8_percent_encode(value, percent_encoding::NON_ALPHANUMERIC).to_string()
 }
 
 fn short(sha: &str) -> &str {
