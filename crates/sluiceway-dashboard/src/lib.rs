@@ -9,6 +9,7 @@ pub mod header;
 pub mod in_sync_list;
 pub mod marker;
 pub mod outside;
+pub mod page;
 pub mod pictures;
 pub mod preview_page;
 pub mod preview_reader;

@@ -1,6 +1,7 @@
 //! The reader held to a body the reference implementation wrote
 //! (`../shared/conformance/dashboard/example-dashboard.md`): every row block with its
-//! stack, state, hash and box, the root facts, and the rescan box.
+//! stack, state, hash and box, the root facts, and the rescan box; and drawn as HTML as
+//! GitHub shows it.
 
 #![allow(
     clippy::print_stderr,
@@ -161,4 +162,22 @@ fn rows_of_unknown_states_are_carried_and_not_counted() {
     let read = reader::read(&odd);
     assert_eq!(read.unknown_rows().count(), 1);
     assert_eq!(read.rows.len(), 16);
+}
+
+/// The reference's own example body, as GitHub shows it: emoji shortcodes become emoji,
+/// the caution alert is an alert, and every box sits on its row.
+#[test]
+fn the_reference_body_renders_as_github_shows_it() {
+    let Some(body) = example() else { return };
+    let html = sluiceway_dashboard::page::page(&body, "example", None);
+    for shortcode in [":warning:", ":x:", ":information_source:"] {
+        assert!(!html.contains(shortcode), "{shortcode} stayed text");
+    }
+    assert!(
+        html.contains("⚠️") || html.contains('⚠'),
+        "the warning sign"
+    );
+    assert!(html.contains("<div class=\"markdown-alert markdown-alert-caution\">"));
+    assert!(!html.contains("[!CAUTION]"));
+    assert!(html.contains("<li class=\"task-list-item\"><input type=\"checkbox\""));
 }

@@ -6,7 +6,6 @@ pub mod checkout;
 pub(crate) mod env_files;
 pub(crate) mod files;
 pub mod identity;
-pub mod page;
 pub mod policies;
 pub mod printer;
 pub(crate) mod setup;

@@ -104,8 +104,8 @@ pub fn html(file: &Path, printer: &mut Printer) -> Outcome {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let pictures = crate::base::page::pictures_base(&body);
-    printer.result(&crate::base::page::page(&body, &title, pictures));
+    let pictures = sluiceway_dashboard::page::pictures_base(&body);
+    printer.result(&sluiceway_dashboard::page::page(&body, &title, pictures));
     Outcome::Done
 }
 

@@ -28,7 +28,8 @@ pub(super) fn write(out: &Path, body: &str, summary: &str, view: &View) -> Resul
     write_whole(&out.join("dashboard.md"), body.as_bytes()).map_err(|e| fail("dashboard.md", e))?;
     write_whole(&out.join(LOCAL_SUMMARY), summary.as_bytes())
         .map_err(|e| fail(LOCAL_SUMMARY, e))?;
-    let page = crate::base::page::page(body, &view.layout.title, Some(&view.links.pictures));
+    let page =
+        sluiceway_dashboard::page::page(body, &view.layout.title, Some(&view.links.pictures));
     write_whole(&out.join("dashboard.html"), page.as_bytes())
         .map_err(|e| fail("dashboard.html", e))?;
     Ok(Written {
