@@ -143,6 +143,42 @@ fn the_org_view_reads_in_a_browser_by_keyboard_in_both_schemes_and_runs_no_name(
     assert_eq!(status, 200);
     assert_no_canary(&[("the org view".to_owned(), page)]);
 
+    // The repository's tab: the dashboard redrawn by the action's renderer from the kept
+    // facts, each row's counts and never a resource; its pictures embedded.
+    let tab = browser.run(READ_THE_DASHBOARD_TAB, &[&console.url, &session]);
+    assert_eq!(tab["title"], "infra · Sluiceway console");
+    assert_eq!(tab["headings"], serde_json::json!(["infra"]));
+    let rows: Vec<&str> = tab["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        rows[4..],
+        ["Deploy all 4 pending stacks", "Rescan all stacks"],
+        "four rows, then the bulk box and the rescan box: {tab}"
+    );
+    assert!(
+        rows.iter().any(|r| r.starts_with(&format!("{HOSTILE} ·"))),
+        "{tab}"
+    );
+    assert!(
+        rows.iter().any(|r| r.starts_with("network · 3 creates")),
+        "{tab}"
+    );
+    assert_eq!(
+        tab["fetched"],
+        serde_json::json!([]),
+        "every picture is embedded"
+    );
+    assert_eq!(tab["dialogs"], serde_json::json!([]), "no name ran");
+    let (_, page, _) = get(&console, "/octo/infra", Some(&session));
+    assert!(
+        !page.contains(RESOURCE_CANARY) && !page.contains(CANARY),
+        "{page}"
+    );
+
     // A stack's page reads its preview live: the resource is named, as on the
     // dashboard, and the value it is created with never is.
     let (status, page, _) = get(&console, "/octo/infra/stacks/network", Some(&session));
@@ -294,6 +330,30 @@ fn a_tick_on_a_stack_s_page_waits_five_seconds_with_an_undo_then_opens_one_recor
         "one record, for the tick not undone: {records:?}"
     );
 }
+
+/// The repository's tab as Chromium shows it: its rows' first lines, and any picture
+/// it would fetch rather than hold.
+const READ_THE_DASHBOARD_TAB: &str = r#"
+const [address, session] = process.argv.slice(2);
+(async () => {
+  const browser = await chromium();
+  const context = await browser.newContext();
+  await context.addCookies([{ name: 'sluiceway_session', value: session, url: address }]);
+  const page = await context.newPage();
+  const dialogs = [];
+  page.on('dialog', async d => { dialogs.push(d.message()); await d.dismiss(); });
+  await page.goto(address + '/octo/infra');
+  const report = await page.evaluate(() => ({
+    title: document.title,
+    headings: [...document.querySelectorAll('h1')].map(h => h.textContent),
+    rows: [...document.querySelectorAll('section.dashboard li.task-list-item')].map(li => li.textContent.trim().split('\n')[0]),
+    fetched: [...document.querySelectorAll('main img, main source')].map(i => i.getAttribute('src') || i.getAttribute('srcset')).filter(a => !a.startsWith('data:')),
+  }));
+  report.dialogs = dialogs;
+  await browser.close();
+  console.log(JSON.stringify(report));
+})().catch(e => { console.error(e); process.exit(1); });
+"#;
 
 /// One row per stack: its cells' text.
 fn rows(view: &Value) -> Vec<Vec<&str>> {

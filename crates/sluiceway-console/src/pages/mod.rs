@@ -6,6 +6,7 @@
 
 mod audit;
 mod org;
+mod repo;
 mod stack;
 
 use axum::Router;
@@ -25,6 +26,7 @@ pub(crate) fn routes() -> Router<Console> {
         .route("/{org}", get(org::org_view))
         .route("/{org}/-/audit", get(audit::audit_page))
         .route("/{org}/-/audit.csv", get(audit::audit_csv))
+        .route("/{org}/{repo}", get(repo::repo_page))
         .route("/{org}/{repo}/stacks/{stack}", get(stack::stack_page))
         .route("/{org}/{repo}/tick", post(stack::tick_sent))
 }

@@ -189,10 +189,11 @@ pub(crate) fn org_view_body(repos: &[KeptRepo], shown: Shown) -> Markup {
         @for (i, group) in groups.iter().enumerate() {
             section aria-labelledby={ "group-" (i) } {
                 h2 id={ "group-" (i) } {
-                    (group.heading) " "
                     @if let Some(dashboard) = group.dashboard {
+                        a href={ "/" (group.lines[0].0.place.org) "/" (group.heading) } { (group.heading) } " "
                         a href=(dashboard) { "dashboard" }
                     } @else {
+                        (group.heading) " "
                         span.muted { "(" (group.lines.len()) ")" }
                     }
                 }
@@ -205,7 +206,7 @@ pub(crate) fn org_view_body(repos: &[KeptRepo], shown: Shown) -> Markup {
                 p.muted { "The last scan of these repositories found no stack to preview." }
                 ul {
                     @for repo in &empty {
-                        li { a href=(repo.place.dashboard_url) { (repo.place.name) } " · scanned " (when(repo)) }
+                        li { a href={ "/" (repo.place.org) "/" (repo.place.name) } { (repo.place.name) } " · scanned " (when(repo)) }
                     }
                 }
             }

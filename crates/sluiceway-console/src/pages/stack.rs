@@ -95,7 +95,7 @@ pub(crate) fn stack_body(
     html! {
         p {
             a href={ "/" (repo.place.org) } { (repo.place.org) } " / "
-            (repo.place.name) " · "
+            a href={ "/" (repo.place.org) "/" (repo.place.name) } { (repo.place.name) } " · "
             a href=(repo.place.dashboard_url) { "its dashboard" }
         }
         p { strong { (stack.word()) } " — " (stack.line()) }
