@@ -13,7 +13,7 @@ use serde::Deserialize;
 
 use super::{PageError, layout, member, respond};
 use crate::Console;
-use crate::store::KeptDeploy;
+use crate::store::{KeptAsked, KeptDeploy};
 
 /// What the address asks to see.
 #[derive(Debug, Default, Deserialize)]
@@ -84,6 +84,19 @@ impl Filter {
         }
     }
 
+    /// What people asked the console to do that this filter keeps, newest first: none
+    /// in the view of deploys outside the dashboard.
+    fn asked<'a>(&self, asked: &'a [KeptAsked], now: Timestamp) -> Vec<&'a KeptAsked> {
+        let since = self.days.map(|d| now - (i64::from(d) * 24).hours());
+        let mut kept: Vec<&KeptAsked> = asked
+            .iter()
+            .filter(|_| !self.flagged)
+            .filter(|a| since.is_none_or(|since| a.at >= since))
+            .collect();
+        kept.sort_by_key(|a| std::cmp::Reverse(a.at));
+        kept
+    }
+
     /// The lines this filter keeps, newest first.
     fn lines<'a>(&self, deploys: &'a [KeptDeploy], now: Timestamp) -> Vec<&'a KeptDeploy> {
         let since = self.days.map(|d| now - (i64::from(d) * 24).hours());
@@ -120,13 +133,20 @@ pub(super) async fn audit_page(
     let session = member(&console, &headers, &org).await?;
     let filter = Filter::read(asked)?;
     let deploys = deploys(&console, &org, &filter).await?;
-    let lines = filter.lines(&deploys, (console.clock)());
+    let now = (console.clock)();
+    let lines = filter.lines(&deploys, now);
+    // What was asked is of a repository, never of one stack.
+    let asked = match filter.stack {
+        Some(_) => Vec::new(),
+        None => console.store.asked(&org, filter.repo.as_deref()).await?,
+    };
+    let asked = filter.asked(&asked, now);
     Ok(respond(
         StatusCode::OK,
         layout(
             "Audit log",
             Some(&session.login),
-            audit_body(&org, &filter, &lines),
+            audit_body(&org, &filter, &lines, &asked),
         ),
     ))
 }
@@ -196,7 +216,12 @@ fn inert(cell: &str) -> String {
 }
 
 /// The page below its `h1`: pure.
-pub(crate) fn audit_body(org: &str, filter: &Filter, lines: &[&KeptDeploy]) -> Markup {
+pub(crate) fn audit_body(
+    org: &str,
+    filter: &Filter,
+    lines: &[&KeptDeploy],
+    asked: &[&KeptAsked],
+) -> Markup {
     let here = format!("/{org}/-/audit");
     let with = |change: &dyn Fn(&mut Filter)| {
         let mut next = filter.clone();
@@ -261,6 +286,20 @@ pub(crate) fn audit_body(org: &str, filter: &Filter, lines: &[&KeptDeploy]) -> M
                             td { (line.facts.who()) }
                             td { code { (line.facts.sha.get(..7).unwrap_or(&line.facts.sha)) } }
                             td { a href=(line.html_url) { (line.facts.result().0) } }
+                        }
+                    }
+                }
+            }
+        }
+        @if !asked.is_empty() {
+            section aria-labelledby="asked" {
+                h2 id="asked" { "What people asked the console" }
+                ul {
+                    @for line in asked {
+                        li {
+                            (line.at.strftime("%Y-%m-%d %H:%M UTC").to_string()) " · "
+                            (line.repo) " · " (line.who) " " (line.words) " (" (line.via) ")"
+                            @if let Some(link) = &line.link { " · " a href=(link) { "on GitHub" } }
                         }
                     }
                 }

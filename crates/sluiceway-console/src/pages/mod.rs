@@ -27,6 +27,7 @@ pub(crate) fn routes() -> Router<Console> {
         .route("/{org}/-/audit", get(audit::audit_page))
         .route("/{org}/-/audit.csv", get(audit::audit_csv))
         .route("/{org}/{repo}", get(repo::repo_page))
+        .route("/{org}/{repo}/rescan", post(repo::rescan_sent))
         .route("/{org}/{repo}/stacks/{stack}", get(stack::stack_page))
         .route("/{org}/{repo}/tick", post(stack::tick_sent))
 }

@@ -4,6 +4,7 @@
 //! stand for the counts; the trail is drawn from the deploys the console heard of. The
 //! issue on GitHub stays the truth, and the page links it.
 
+use axum::Form;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
@@ -18,8 +19,11 @@ use sluiceway_dashboard::view::{
 
 use super::{PageError, layout, member, respond};
 use crate::Console;
+use crate::api::{ApiError, with_installation};
 use crate::facts::{Ended, StackFacts};
-use crate::store::{KeptDeploy, KeptRepo};
+use crate::rescan::Outcome;
+use crate::signin::same_secret;
+use crate::store::{KeptAsked, KeptDeploy, KeptRepo, KeptSession};
 
 /// Where the redrawn body's header pictures are addressed; the page embeds them from
 /// here, so nothing is fetched.
@@ -40,10 +44,74 @@ pub(super) async fn repo_page(
         .store
         .deploys(&kept.place.org, Some(&kept.place.name), None)
         .await?;
-    let body = repo_body(&kept, &deploys).map_err(|_| PageError::Unavailable)?;
+    let body = repo_body(&kept, &deploys, &session).map_err(|_| PageError::Unavailable)?;
     Ok(respond(
         StatusCode::OK,
         layout(&kept.place.name, Some(&session.login), body),
+    ))
+}
+
+/// What the rescan form sends.
+#[derive(serde::Deserialize)]
+pub(super) struct RescanForm {
+    form_token: String,
+}
+
+/// A rescan asked from the page: judged as the API's is (write access, and none while
+/// one runs), and written in the audit log's asked lines when it was asked.
+pub(super) async fn rescan_sent(
+    State(console): State<Console>,
+    headers: HeaderMap,
+    Path((org, repo)): Path<(String, String)>,
+    Form(sent): Form<RescanForm>,
+) -> Result<Response, PageError> {
+    let session = member(&console, &headers, &org).await?;
+    if !same_secret(&sent.form_token, &session.form_token) {
+        return Err(PageError::Forged);
+    }
+    let kept = console
+        .store
+        .repo(&org, &repo)
+        .await?
+        .ok_or(PageError::NotFound)?;
+    let (person, run) = (session.login.clone(), kept.scan.run);
+    let (outcome, sentence) = with_installation(&console, &kept, move |installed| {
+        crate::rescan::rescan(&installed.github, &person, run).map_err(|_| ApiError::GitHubSilent)
+    })
+    .await?;
+    if outcome == Outcome::Asked {
+        let asked = KeptAsked {
+            repo: kept.place.name.clone(),
+            at: (console.clock)(),
+            who: session.login.clone(),
+            words: "asked for a full scan".to_owned(),
+            link: None,
+            via: "console".to_owned(),
+        };
+        console.store.record_asked(&kept.place.org, &asked).await?;
+    }
+    let heading = match outcome {
+        Outcome::Asked => "Rescan asked",
+        Outcome::Refused => "Not rescanned",
+        Outcome::GitHub => "Rescan it on GitHub",
+        Outcome::Failed => "The rescan failed",
+    };
+    let name = match outcome {
+        Outcome::Asked => "asked",
+        Outcome::Refused => "refused",
+        Outcome::GitHub => "github",
+        Outcome::Failed => "failed",
+    };
+    let body = html! {
+        p id="outcome" data-outcome=(name) { (sentence) }
+        p {
+            a href={ "/" (kept.place.org) "/" (kept.place.name) } { "Back to " (kept.place.name) } " · "
+            a href=(kept.place.dashboard_url) { "The dashboard on GitHub" }
+        }
+    };
+    Ok(respond(
+        StatusCode::OK,
+        layout(heading, Some(&session.login), body),
     ))
 }
 
@@ -51,6 +119,7 @@ pub(super) async fn repo_page(
 pub(crate) fn repo_body(
     repo: &KeptRepo,
     deploys: &[KeptDeploy],
+    session: &KeptSession,
 ) -> Result<Markup, sluiceway_dashboard::body::BodyError> {
     let body = sluiceway_dashboard::body::render(&redrawn(repo, deploys))?;
     let content = sluiceway_dashboard::page::content(&body, Some(PICTURES));
@@ -61,6 +130,12 @@ pub(crate) fn repo_body(
         }
         p.muted {
             "Redrawn from the facts the console keeps: each row says what its change counts, as a redacted row does, and the dashboard on GitHub names the resources. Its boxes are ticked on GitHub, or on each stack's page here."
+        }
+        form method="post" action={ "/" (repo.place.org) "/" (repo.place.name) "/rescan" } {
+            input type="hidden" name="form_token" value=(session.form_token);
+            button type="submit" { "Rescan every stack" }
+            " "
+            span.muted { "A full scan of the default branch, as the dashboard's rescan box asks; it needs write access, and asks nothing while one runs." }
         }
         style { (PreEscaped(sluiceway_dashboard::page::STYLE)) }
         section.dashboard aria-label="The dashboard, redrawn" {

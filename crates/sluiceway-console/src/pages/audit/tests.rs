@@ -67,7 +67,7 @@ fn the_log_lists_each_deploy_newest_first_with_its_filters_as_links() {
     let lines = Filter::default().lines(&kept, NOW.parse().unwrap());
     let ids: Vec<u64> = lines.iter().map(|d| d.facts.id).collect();
     assert_eq!(ids, [2, 3, 1], "a record that deployed nothing is no line");
-    let page = audit_body("octo", &Filter::default(), &lines).into_string();
+    let page = audit_body("octo", &Filter::default(), &lines, &[]).into_string();
     insta::assert_snapshot!(page.replace("><", ">\n<"));
 }
 
@@ -82,7 +82,7 @@ fn a_period_keeps_the_deploys_within_it_and_links_keep_the_other_filters() {
     let lines = filter.lines(&kept, NOW.parse().unwrap());
     let ids: Vec<u64> = lines.iter().map(|d| d.facts.id).collect();
     assert_eq!(ids, [2, 3], "network's deploy is a month old");
-    let page = audit_body("octo", &filter, &lines).into_string();
+    let page = audit_body("octo", &filter, &lines, &[]).into_string();
     assert!(
         page.contains(r#"href="/octo/-/audit.csv?repo=infra&amp;days=7""#),
         "{page}"

@@ -158,7 +158,13 @@ fn the_redrawn_rows_read_back_as_the_kept_facts() {
 #[test]
 fn the_page_embeds_its_pictures_and_escapes_every_name() {
     let (repo, deploys) = repo();
-    let page = repo_body(&repo, &deploys).unwrap().into_string();
+    let session = crate::store::KeptSession {
+        login: "alice".into(),
+        form_token: "form-token".into(),
+        expires_at: Timestamp::MAX,
+    };
+    let page = repo_body(&repo, &deploys, &session).unwrap().into_string();
+    assert!(page.contains(r#"<input type="hidden" name="form_token" value="form-token">"#));
     assert!(!page.contains(PICTURES), "the pictures are embedded");
     assert!(!page.contains("<b>network</b>"), "{page}");
     assert!(page.contains("The dashboard on GitHub"));
