@@ -15,9 +15,12 @@ pub const BRANCH: &str = "sluiceway/dashboard";
 /// names; each stack entry's `deploy` and `tickers` are named `stacks[<stack id>].<key>`.
 pub const KEYS: &[&str] = &[
     "dashboard.title",
+    "dashboard.personality",
     "dashboard.redact",
+    "dashboard.readOnly",
     "dashboard.sections",
     "dashboard.showValues",
+    "dashboard.recentlyDeployed",
     "dashboard.timeZone",
     "drift.enabled",
     "tickers",

@@ -277,7 +277,7 @@ pub fn open(
 
 /// The text with every change made in turn: the text, a line per change, and a line per
 /// change that could not be made.
-fn apply(text: &str, changes: &[KeyChange]) -> (String, Vec<String>, Vec<String>) {
+pub(crate) fn apply(text: &str, changes: &[KeyChange]) -> (String, Vec<String>, Vec<String>) {
     let mut text = text.to_owned();
     let mut said = Vec::new();
     let mut problems = Vec::new();

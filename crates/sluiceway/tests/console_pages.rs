@@ -329,7 +329,215 @@ fn a_tick_on_a_stack_s_page_waits_five_seconds_with_an_undo_then_opens_one_recor
         1,
         "one record, for the tick not undone: {records:?}"
     );
+
+    // The record's delivery reaches the audit log: read by keyboard, filtered by a link,
+    // and downloaded as CSV.
+    let started = std::time::Instant::now();
+    while !get(&console, "/octo/-/audit", Some(&session))
+        .1
+        .contains("storage:dev")
+    {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(30),
+            "the log never heard of the tick"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let log = browser.run(READ_THE_AUDIT_LOG, &[&console.url, &session]);
+    assert_eq!(log["title"], "Audit log · Sluiceway console");
+    assert_eq!(
+        log["rows"],
+        serde_json::json!([["infra", "storage:dev", "ticked by alice"]]),
+        "{log}"
+    );
+    assert_eq!(log["filtered"], "?repo=infra&stack=storage%3Adev", "{log}");
+    let csv = log["csv"].as_str().unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("at,repository,stack,who,commit,result,outside the dashboard,record")
+    );
+    let line = lines.next().unwrap();
+    assert!(
+        line.contains(",infra,storage:dev,ticked by alice,"),
+        "{csv}"
+    );
+    assert_eq!(lines.next(), None);
+
+    // The repository's rescan: asked once the tick's run has ended, and not again while
+    // the run it asked for is queued.
+    let filter = sluiceway_github::RunsFilter {
+        event: Some("workflow_dispatch".into()),
+        status: None,
+    };
+    for run in bed.github.workflow_runs("sluiceway.yml", &filter).unwrap() {
+        end_run(&bed, run.id);
+    }
+    let rescans = browser.run(RESCAN_TWICE, &[&console.url, &session]);
+    assert_eq!(
+        rescans["outcomes"],
+        serde_json::json!(["asked", "refused"]),
+        "{rescans}"
+    );
+    let (_, log, _) = get(&console, "/octo/-/audit?repo=infra", Some(&session));
+    assert_eq!(
+        log.matches("infra · alice asked for a full scan (console)")
+            .count(),
+        1,
+        "the rescan asked, and only it, is in the log: {log}"
+    );
 }
+
+/// The audit log as Chromium shows it, the stack's filter followed by keyboard, and the
+/// CSV its link downloads.
+const READ_THE_AUDIT_LOG: &str = r#"
+const [address, session] = process.argv.slice(2);
+const fs = require('fs');
+(async () => {
+  const browser = await chromium();
+  const context = await browser.newContext({ acceptDownloads: true });
+  await context.addCookies([{ name: 'sluiceway_session', value: session, url: address }]);
+  const page = await context.newPage();
+  await page.goto(address + '/octo/-/audit');
+  const report = await page.evaluate(() => ({
+    title: document.title,
+    rows: [...document.querySelectorAll('main tbody tr')].map(tr => [1, 2, 3].map(i => tr.cells[i].textContent)),
+  }));
+  const focused = () => page.evaluate(() => document.activeElement.textContent);
+  for (let i = 0; i < 40 && (await focused()) !== 'storage:dev'; i++) await page.keyboard.press('Tab');
+  await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+  report.filtered = await page.evaluate(() => location.search);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByText('Download these lines as CSV').click(),
+  ]);
+  report.csv = fs.readFileSync(await download.path(), 'utf8');
+  await browser.close();
+  console.log(JSON.stringify(report));
+})().catch(e => { console.error(e); process.exit(1); });
+"#;
+
+/// The settings editor as a person uses it: the title typed by keyboard, the picture
+/// turned off, the live redraw awaited, and Save.
+const EDIT_THE_SETTINGS: &str = r#"
+const [address, session] = process.argv.slice(2);
+(async () => {
+  const browser = await chromium();
+  const context = await browser.newContext();
+  await context.addCookies([{ name: 'sluiceway_session', value: session, url: address }]);
+  const page = await context.newPage();
+  await page.goto(address + '/octo/infra/settings');
+  const report = await page.evaluate(() => ({
+    title: document.title,
+    headings: [...document.querySelectorAll('h1')].map(h => h.textContent),
+    file: document.getElementById('key-dashboard-title').value,
+    pictures: document.querySelectorAll('div.dashboard img').length,
+  }));
+  const focused = () => page.evaluate(() => document.activeElement.id);
+  for (let i = 0; i < 60 && (await focused()) !== 'key-dashboard-title'; i++) await page.keyboard.press('Tab');
+  report.reached = await focused();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type('Platform deploys');
+  await page.selectOption('#key-dashboard-personality', 'off');
+  await page.waitForFunction(() => document.querySelectorAll('div.dashboard img').length === 0, null, { timeout: 10000 });
+  report.redrawn = await page.evaluate(() => document.querySelectorAll('div.dashboard img').length);
+  await Promise.all([page.waitForNavigation(), page.getByText('Save as a pull request').click()]);
+  report.saved = await page.evaluate(() => ({
+    heading: document.querySelector('h1').textContent,
+    outcome: document.getElementById('outcome').dataset.outcome,
+    changes: [...document.querySelectorAll('main li')].map(li => li.textContent),
+  }));
+  await browser.close();
+  console.log(JSON.stringify(report));
+})().catch(e => { console.error(e); process.exit(1); });
+"#;
+
+#[test]
+fn the_settings_editor_redraws_live_and_saves_one_pull_request_that_keeps_every_comment() {
+    let Some(browser) = Browser::find() else {
+        return;
+    };
+    let bed = Bed::new();
+    let app = installed_app(&bed);
+    let console = Console::of_app(&bed, &app);
+    scanned_for_the_app(&bed, &console);
+    let signed = sign_in(&console, "alice");
+    let (session, _) = set_cookie(&signed, "sluiceway_session").expect("a session");
+
+    let report = browser.run(EDIT_THE_SETTINGS, &[&console.url, &session]);
+    assert_eq!(report["title"], "Settings · Sluiceway console");
+    assert_eq!(report["headings"], serde_json::json!(["Settings"]));
+    assert_eq!(report["file"], "Quickstart deploys", "the file's value");
+    assert_eq!(report["reached"], "key-dashboard-title", "by Tab: {report}");
+    assert!(report["pictures"].as_u64().unwrap() > 0, "{report}");
+    assert_eq!(
+        report["redrawn"], 0,
+        "the redraw follows personality: {report}"
+    );
+    assert_eq!(report["saved"]["outcome"], "opened", "{report}");
+    assert_eq!(
+        report["saved"]["changes"],
+        serde_json::json!([
+            "dashboard.personality set to false",
+            "dashboard.title set to \"Platform deploys\""
+        ])
+    );
+
+    let opened = bed
+        .github
+        .pull_request_from("sluiceway/dashboard")
+        .unwrap()
+        .expect("one pull request");
+    let file = bed
+        .github
+        .file_at("sluiceway.yaml", "sluiceway/dashboard")
+        .unwrap()
+        .unwrap();
+    let main = bed
+        .github
+        .file_at("sluiceway.yaml", "main")
+        .unwrap()
+        .unwrap();
+    assert!(file.contains("title: Platform deploys"), "{file}");
+    assert!(file.contains("personality: false"), "{file}");
+    let comments = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.trim_start().starts_with('#'))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert!(!comments(&main).is_empty());
+    assert_eq!(comments(&file), comments(&main), "every comment is kept");
+    let (_, log, _) = get(&console, "/octo/-/audit", Some(&session));
+    assert!(
+        log.contains(&format!(
+            "alice opened pull request #{} to change 2 settings (console)",
+            opened.number
+        )),
+        "{log}"
+    );
+}
+
+/// The repository's tab's rescan, pressed by keyboard twice in a row: what each said.
+const RESCAN_TWICE: &str = r#"
+const [address, session] = process.argv.slice(2);
+(async () => {
+  const browser = await chromium();
+  const context = await browser.newContext();
+  await context.addCookies([{ name: 'sluiceway_session', value: session, url: address }]);
+  const page = await context.newPage();
+  const focused = () => page.evaluate(() => document.activeElement.textContent);
+  const outcomes = [];
+  for (let time = 0; time < 2; time++) {
+    await page.goto(address + '/octo/infra');
+    for (let i = 0; i < 40 && (await focused()) !== 'Rescan every stack'; i++) await page.keyboard.press('Tab');
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    outcomes.push(await page.evaluate(() => document.getElementById('outcome').dataset.outcome));
+  }
+  await browser.close();
+  console.log(JSON.stringify({ outcomes }));
+})().catch(e => { console.error(e); process.exit(1); });
+"#;
 
 /// The repository's tab as Chromium shows it: its rows' first lines, and any picture
 /// it would fetch rather than hold.

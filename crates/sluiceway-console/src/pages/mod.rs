@@ -7,6 +7,7 @@
 mod audit;
 mod org;
 mod repo;
+mod settings;
 mod stack;
 
 use axum::Router;
@@ -28,6 +29,11 @@ pub(crate) fn routes() -> Router<Console> {
         .route("/{org}/-/audit.csv", get(audit::audit_csv))
         .route("/{org}/{repo}", get(repo::repo_page))
         .route("/{org}/{repo}/rescan", post(repo::rescan_sent))
+        .route(
+            "/{org}/{repo}/settings",
+            get(settings::settings_page).post(settings::settings_sent),
+        )
+        .route("/{org}/{repo}/settings/redraw", post(settings::redraw_sent))
         .route("/{org}/{repo}/stacks/{stack}", get(stack::stack_page))
         .route("/{org}/{repo}/tick", post(stack::tick_sent))
 }

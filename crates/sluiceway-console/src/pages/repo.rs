@@ -27,7 +27,7 @@ use crate::store::{KeptAsked, KeptDeploy, KeptRepo, KeptSession};
 
 /// Where the redrawn body's header pictures are addressed; the page embeds them from
 /// here, so nothing is fetched.
-const PICTURES: &str = "https://pictures.sluiceway.invalid/header";
+pub(crate) const PICTURES: &str = "https://pictures.sluiceway.invalid/header";
 
 pub(super) async fn repo_page(
     State(console): State<Console>,
@@ -126,7 +126,8 @@ pub(crate) fn repo_body(
     Ok(html! {
         p {
             a href={ "/" (repo.place.org) } { (repo.place.org) } " / " (repo.place.name) " · "
-            a href=(repo.place.dashboard_url) { "The dashboard on GitHub" }
+            a href=(repo.place.dashboard_url) { "The dashboard on GitHub" } " · "
+            a href={ "/" (repo.place.org) "/" (repo.place.name) "/settings" } { "Settings" }
         }
         p.muted {
             "Redrawn from the facts the console keeps: each row says what its change counts, as a redacted row does, and the dashboard on GitHub names the resources. Its boxes are ticked on GitHub, or on each stack's page here."
