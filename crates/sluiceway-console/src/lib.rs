@@ -44,6 +44,7 @@ pub struct Console {
     limits: Arc<api::Limits>,
     members: Arc<api::Members>,
     org_views: Arc<api::OrgViews>,
+    kept_repos: Arc<pages::KeptRepos>,
     app: Arc<github_app::GitHubApp>,
     clock: Clock,
 }
@@ -58,6 +59,7 @@ impl Console {
             limits: Arc::default(),
             members: Arc::default(),
             org_views: Arc::default(),
+            kept_repos: Arc::default(),
             clock,
         }
     }

@@ -46,16 +46,13 @@ fn random() -> Option<String> {
     Some(hex::encode(bytes))
 }
 
+/// A page of sign-in's in the pages' one layout; `body` is HTML whose every name was
+/// escaped where it was written.
 fn page(status: StatusCode, title: &str, body: &str) -> Response {
-    let html = format!(
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title} · Sluiceway console</title></head>\n<body><main>\n<h1>{title}</h1>\n{body}\n</main></body></html>\n"
-    );
-    (
+    crate::pages::respond(
         status,
-        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        html,
+        crate::pages::layout(title, None, maud::PreEscaped(body.to_owned())),
     )
-        .into_response()
 }
 
 fn see_other(to: &str) -> Response {

@@ -1,6 +1,8 @@
 //! The console, measured: the org view's answer over HTTP from a console holding 10 to
 //! 200 repositories of 50 stacks (10,000 stacks at the top), against the same console's
 //! smallest answer (`/me`: the same token check and HTTP, no facts) as the plain baseline;
+//! the org view's page, drawn for a signed-in person, against the API's answer of the
+//! same facts;
 //! the store's own read of those facts; and the resident memory of the real `sluiceway
 //! console serve` idle and holding 10,000 stacks.
 //!
@@ -178,8 +180,22 @@ fn median(mut times: Vec<Duration>) -> Duration {
 
 /// The median of `ROUNDS` GETs of `path`, after one to warm the connection.
 fn timed_get(client: &reqwest::blocking::Client, url: &str, token: &str) -> (Duration, usize) {
+    timed(client, url, &|request| request.bearer_auth(token))
+}
+
+/// A page's median over `ROUNDS` gets with the session's cookie, and its size.
+fn timed_page(client: &reqwest::blocking::Client, url: &str, session: &str) -> (Duration, usize) {
+    let cookie = format!("sluiceway_session={session}");
+    timed(client, url, &|request| request.header("cookie", &cookie))
+}
+
+fn timed(
+    client: &reqwest::blocking::Client,
+    url: &str,
+    sign: &dyn Fn(reqwest::blocking::RequestBuilder) -> reqwest::blocking::RequestBuilder,
+) -> (Duration, usize) {
     let get = || {
-        let answer = client.get(url).bearer_auth(token).send().unwrap();
+        let answer = sign(client.get(url)).send().unwrap();
         assert!(answer.status().is_success());
         answer.bytes().unwrap().len()
     };
@@ -416,11 +432,23 @@ fn main() {
             })
             .collect();
         let read = median(times);
+        let session = "a-session-of-the-benchmark";
+        runtime
+            .block_on(store.add_session(
+                &sluiceway_console::tokens::hash(session),
+                &sluiceway_console::store::KeptSession {
+                    login: "alice".into(),
+                    form_token: "form".into(),
+                    expires_at: jiff::Timestamp::MAX,
+                },
+            ))
+            .unwrap();
         drop(store);
         let token = token(data.path());
         let (mut child, console) = serve(data.path(), &emulator.api_url(), app, &private);
         let (org, size) = timed_get(&client, &format!("{console}/api/v1/orgs/octo"), &token);
         let (me, _) = timed_get(&client, &format!("{console}/api/v1/me"), &token);
+        let (page, page_size) = timed_page(&client, &format!("{console}/octo"), session);
         let (rss, peak) = memory(child.id());
         println!(
             "org view, {repos} repositories × {STACKS_A_REPO} stacks: median {:.2} ms over HTTP ({size} bytes), {:.1}× /me's {:.2} ms; the store's read {:.2} ms; console {rss:.1} MiB resident, {peak:.1} MiB at its peak",
@@ -428,6 +456,11 @@ fn main() {
             org.as_secs_f64() / me.as_secs_f64(),
             ms(me),
             ms(read),
+        );
+        println!(
+            "org view's page, {repos} repositories × {STACKS_A_REPO} stacks: median {:.2} ms ({page_size} bytes), {:.1}× the API's answer of the same facts",
+            ms(page),
+            page.as_secs_f64() / org.as_secs_f64(),
         );
         let _ = child.kill();
         let _ = child.wait();

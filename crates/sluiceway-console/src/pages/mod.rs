@@ -5,10 +5,13 @@
 //! a few fixed sentences, never an echo of the request.
 
 mod audit;
+mod kept;
 mod org;
 mod repo;
 mod settings;
 mod stack;
+
+pub(crate) use kept::KeptRepos;
 
 use axum::Router;
 use axum::http::{HeaderMap, StatusCode, header};

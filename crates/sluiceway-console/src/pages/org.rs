@@ -112,7 +112,7 @@ pub(super) async fn org_view(
 ) -> Result<Response, PageError> {
     let session = member(&console, &headers, &org).await?;
     let shown = Shown::read(&asked)?;
-    let repos = console.store.repos(&org).await?;
+    let repos = console.kept_repos.of(&console.store, &org).await?;
     let Some(first) = repos.first() else {
         return Err(PageError::NotFound);
     };
