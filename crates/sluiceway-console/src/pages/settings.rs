@@ -49,18 +49,32 @@ fn shown(value: &Value, kind: Kind) -> Option<String> {
         (Kind::Switch, Value::Bool(on)) => Some(if *on { "on" } else { "off" }.to_owned()),
         (Kind::Number, Value::Number(n)) => Some(n.to_string()),
         (Kind::Text, Value::String(text)) => Some(text.clone()),
+        // A list whose words read back as they are: no word empty, padded, or with a
+        // comma in it.
         (Kind::List, Value::Array(items)) => items
             .iter()
-            .map(|i| i.as_str().map(str::to_owned))
+            .map(|i| {
+                i.as_str()
+                    .filter(|w| !w.is_empty() && w.trim() == *w && !w.contains(','))
+                    .map(str::to_owned)
+            })
             .collect::<Option<Vec<_>>>()
             .map(|words| words.join(", ")),
-        // A value the form cannot show (an `ignore` entry with a reason): edited by hand.
+        // A value the form cannot show (an `ignore` entry with a reason, a word with a
+        // comma in it): edited by hand.
         _ => None,
     }
 }
 
 /// The value a field sends, `Null` for the action's default.
 fn sent(field: &str, kind: Kind) -> Result<Value, String> {
+    if field.is_empty() {
+        return Ok(Value::Null);
+    }
+    // Text is sent as typed; the other kinds are read from their words.
+    if kind == Kind::Text {
+        return Ok(Value::String(field.to_owned()));
+    }
     let field = field.trim();
     if field.is_empty() {
         return Ok(Value::Null);
