@@ -54,6 +54,13 @@ struct Bought {
     slug: String,
 }
 
+/// A repository an installation reaches: its name and its page on GitHub.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct InstalledRepo {
+    pub name: String,
+    pub html_url: String,
+}
+
 /// A repository as the app reaches it: the action's port, speaking as the app's bot.
 pub struct Installed {
     pub github: HttpGitHub,
@@ -140,6 +147,47 @@ impl GitHubApp {
             404 | 302 => Ok(false),
             status => Err(AppError::Status(status)),
         }
+    }
+
+    /// The repositories the app's installation on `org` may reach (`repo`, one of the
+    /// org's, finds the installation), by name and address: GitHub's
+    /// `GET /installation/repositories`, a hundred a page.
+    pub fn installed_repos(
+        &self,
+        org: &str,
+        repo: &str,
+        now: Timestamp,
+    ) -> Result<Vec<InstalledRepo>, AppError> {
+        #[derive(serde::Deserialize)]
+        struct Page {
+            total_count: usize,
+            repositories: Vec<InstalledRepo>,
+        }
+        let bought = self.bought(org, repo, now)?;
+        let base = self.github.rest.as_str().trim_end_matches('/');
+        let mut found = Vec::new();
+        for page in 1.. {
+            let answer = client()?
+                .get(format!(
+                    "{base}/installation/repositories?per_page=100&page={page}"
+                ))
+                .bearer_auth(&bought.token)
+                .header(reqwest::header::ACCEPT, "application/vnd.github+json")
+                .header(reqwest::header::USER_AGENT, "sluiceway-console")
+                .header("X-GitHub-Api-Version", "2022-11-28")
+                .send()
+                .map_err(|_| AppError::Unreachable)?;
+            if !answer.status().is_success() {
+                return Err(AppError::Status(answer.status().as_u16()));
+            }
+            let read: Page = answer.json().map_err(|_| AppError::Unreachable)?;
+            let ended = read.repositories.is_empty();
+            found.extend(read.repositories);
+            if ended || found.len() >= read.total_count {
+                break;
+            }
+        }
+        Ok(found)
     }
 
     /// Drops the installation token kept for `org`, once the app has left it.

@@ -45,6 +45,7 @@ pub struct Console {
     members: Arc<api::Members>,
     org_views: Arc<api::OrgViews>,
     kept_repos: Arc<pages::KeptRepos>,
+    reached: Arc<pages::Reached>,
     app: Arc<github_app::GitHubApp>,
     clock: Clock,
 }
@@ -60,6 +61,7 @@ impl Console {
             members: Arc::default(),
             org_views: Arc::default(),
             kept_repos: Arc::default(),
+            reached: Arc::default(),
             clock,
         }
     }

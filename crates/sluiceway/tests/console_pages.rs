@@ -57,6 +57,7 @@ const [address, session] = process.argv.slice(2);
       ground: getComputedStyle(document.body).backgroundColor,
       ink: getComputedStyle(document.body).color,
       images: document.querySelectorAll('main img').length,
+      notSetUp: [...document.querySelectorAll('section[aria-labelledby=not-set-up] li')].map(li => li.textContent),
     }));
     if (scheme === 'light') {
       let reached = null;
@@ -86,6 +87,12 @@ fn the_org_view_reads_in_a_browser_by_keyboard_in_both_schemes_and_runs_no_name(
         return;
     };
     let bed = Bed::new();
+    bed.emulator
+        .act(github_emulator::Act::AddRepo {
+            repo: "octo/billing".into(),
+            default_branch: "main".into(),
+        })
+        .unwrap();
     let (console, session) = an_org_with_a_hostile_stack(&bed);
     let report = browser.run(READ_THE_ORG_VIEW, &[&console.url, &session]);
 
@@ -96,7 +103,10 @@ fn the_org_view_reads_in_a_browser_by_keyboard_in_both_schemes_and_runs_no_name(
     );
     assert_eq!(light["title"], "octo · Sluiceway console");
     assert_eq!(light["headings"], serde_json::json!(["octo"]), "one h1");
-    assert_eq!(light["groups"], serde_json::json!(["Needs you (4)"]));
+    assert_eq!(
+        light["groups"],
+        serde_json::json!(["Needs you (4)", "Not set up yet"])
+    );
     assert_eq!(
         light["chips"],
         serde_json::json!([
@@ -115,6 +125,11 @@ fn the_org_view_reads_in_a_browser_by_keyboard_in_both_schemes_and_runs_no_name(
         "the hostile id is a stack's text"
     );
     assert_eq!(light["images"], 0, "no name became an element");
+    assert_eq!(
+        light["notSetUp"],
+        serde_json::json!(["billing"]),
+        "the app reaches billing, which has no dashboard"
+    );
     assert_eq!(report["dialogs"], serde_json::json!([]), "no name ran");
 
     let dark = &report["dark"];

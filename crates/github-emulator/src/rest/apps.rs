@@ -1,8 +1,8 @@
 //! A GitHub App's own endpoints, which only its JSON Web Token opens: where it is
-//! installed, and installation access tokens.
+//! installed, and installation access tokens; and what an installation's token may list.
 
-use axum::extract::{Extension, Path, State};
-use axum::http::StatusCode;
+use axum::extract::{Extension, Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -55,6 +55,55 @@ pub(super) async fn access_token(
             "token": token,
             "expires_at": shapes::time(expires_at),
             "permissions": permissions,
+            "repository_selection": "all",
+        }),
+    )
+}
+
+#[derive(Deserialize)]
+pub(super) struct Listing {
+    per_page: Option<usize>,
+    page: Option<usize>,
+}
+
+/// `GET /installation/repositories`: the repositories of the installation whose token
+/// asks (every repository of its account: installations here are for all of them), by
+/// name, a page at a time.
+pub(super) async fn installation_repositories(
+    State(shared): State<Shared>,
+    headers: HeaderMap,
+    Query(listing): Query<Listing>,
+) -> Reply {
+    let world = shared.read();
+    let token = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split_once(' ').map(|(_, t)| t.trim()))
+        .unwrap_or_default();
+    let installation = world
+        .minted
+        .get(token)
+        .and_then(|id| world.installations.iter().find(|i| i.id == *id))
+        .ok_or_else(|| Refusal::new(403, "Resource not accessible by integration"))?;
+    let mut repos: Vec<_> = world
+        .repos
+        .values()
+        .filter(|r| r.owner.eq_ignore_ascii_case(&installation.account))
+        .collect();
+    repos.sort_by_key(|r| r.name.to_ascii_lowercase());
+    let per_page = listing.per_page.unwrap_or(30).clamp(1, 100);
+    let page = listing.page.unwrap_or(1).max(1);
+    let shown: Vec<_> = repos
+        .iter()
+        .skip((page - 1) * per_page)
+        .take(per_page)
+        .map(|r| shapes::repository(&world, &shared.urls(r), false))
+        .collect();
+    reply(
+        StatusCode::OK,
+        json!({
+            "total_count": repos.len(),
+            "repositories": shown,
             "repository_selection": "all",
         }),
     )

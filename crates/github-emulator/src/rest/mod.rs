@@ -103,6 +103,10 @@ pub(crate) fn routes() -> Router<Shared> {
             post(apps::access_token),
         )
         .route(
+            "/installation/repositories",
+            get(apps::installation_repositories),
+        )
+        .route(
             "/repos/{owner}/{repo}/contents/{*path}",
             get(contents::get_content).put(contents::put_content),
         )

@@ -11,7 +11,7 @@ mod repo;
 mod settings;
 mod stack;
 
-pub(crate) use kept::KeptRepos;
+pub(crate) use kept::{KeptRepos, Reached};
 
 use axum::Router;
 use axum::http::{HeaderMap, StatusCode, header};

@@ -13,6 +13,7 @@ use serde::Deserialize;
 use super::{PageError, layout, member, respond};
 use crate::Console;
 use crate::facts::StackFacts;
+use crate::github_app::InstalledRepo;
 use crate::signin::{orgs_of, signed_in};
 use crate::store::KeptRepo;
 use crate::view::{Counts, State as AppState};
@@ -117,9 +118,18 @@ pub(super) async fn org_view(
         return Err(PageError::NotFound);
     };
     let title = first.place.org.clone();
+    let reached = console
+        .reached
+        .of(&console, &title, &first.place.name)
+        .await;
+    let not_set_up = reached.map(|reached| not_set_up(&reached, &repos));
     Ok(respond(
         StatusCode::OK,
-        layout(&title, Some(&session.login), org_view_body(&repos, shown)),
+        layout(
+            &title,
+            Some(&session.login),
+            org_view_body(&repos, shown, not_set_up.as_deref()),
+        ),
     ))
 }
 
@@ -133,8 +143,26 @@ const ATTENTION: [(&str, &[AppState]); 3] = [
     ("In sync", &[AppState::InSync]),
 ];
 
-/// The page below its `h1`: pure, from the kept repositories.
-pub(crate) fn org_view_body(repos: &[KeptRepo], shown: Shown) -> Markup {
+/// The repositories the app reaches that have no dashboard the console knows of.
+pub(crate) fn not_set_up(reached: &[InstalledRepo], repos: &[KeptRepo]) -> Vec<InstalledRepo> {
+    reached
+        .iter()
+        .filter(|r| {
+            !repos
+                .iter()
+                .any(|kept| kept.place.name.eq_ignore_ascii_case(&r.name))
+        })
+        .cloned()
+        .collect()
+}
+
+/// The page below its `h1`: pure, from the kept repositories and those not set up yet
+/// (`None` when GitHub did not say).
+pub(crate) fn org_view_body(
+    repos: &[KeptRepo],
+    shown: Shown,
+    not_set_up: Option<&[InstalledRepo]>,
+) -> Markup {
     let stacks = || {
         repos
             .iter()
@@ -198,6 +226,19 @@ pub(crate) fn org_view_body(repos: &[KeptRepo], shown: Shown) -> Markup {
                     }
                 }
                 (table(&group.lines, group.dashboard.is_none()))
+            }
+        }
+        @match not_set_up {
+            None => p.muted { "GitHub did not say which repositories the console's app reaches, so those not set up yet are not listed." }
+            Some([]) => {}
+            Some(repos) => section aria-labelledby="not-set-up" {
+                h2 id="not-set-up" { "Not set up yet" }
+                p.muted { "The console's app reaches these repositories, and none has a dashboard: the action's workflow has not scanned them." }
+                ul {
+                    @for repo in repos {
+                        li { a href=(repo.html_url) { (repo.name) } }
+                    }
+                }
             }
         }
         @if !empty.is_empty() {

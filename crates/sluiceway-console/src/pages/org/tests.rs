@@ -77,8 +77,34 @@ fn org() -> Vec<KeptRepo> {
     ]
 }
 
+/// What the app reaches: two kept repositories, and one never scanned.
+fn reached() -> Vec<InstalledRepo> {
+    ["infra", "Platform", "billing"]
+        .iter()
+        .map(|name| InstalledRepo {
+            name: (*name).into(),
+            html_url: format!("https://github.example/Octo/{name}"),
+        })
+        .collect()
+}
+
+fn not_set_up_yet() -> Vec<InstalledRepo> {
+    not_set_up(&reached(), &org())
+}
+
+#[test]
+fn a_repository_the_app_reaches_without_a_dashboard_is_not_set_up_yet() {
+    let names: Vec<String> = not_set_up_yet().into_iter().map(|r| r.name).collect();
+    assert_eq!(names, ["billing"], "GitHub's names ignore case");
+    let silent = org_view_body(&org(), ALL, None).into_string();
+    assert!(
+        silent.contains("GitHub did not say which repositories"),
+        "{silent}"
+    );
+}
+
 fn drawn(shown: Shown) -> String {
-    org_view_body(&org(), shown).into_string()
+    org_view_body(&org(), shown, Some(&not_set_up_yet())).into_string()
 }
 
 /// The page with each block on a line of its own, for a snapshot a person can read.
@@ -140,6 +166,7 @@ fn a_chip_shows_one_state_and_says_when_none_is_in_it() {
             only: Some(AppState::Drifted),
             by: Grouping::Repository,
         },
+        Some(&[]),
     )
     .into_string();
     assert!(only_in_sync.contains("No stack is drifted now."));
