@@ -578,6 +578,88 @@ const [address, session] = process.argv.slice(2);
 })().catch(e => { console.error(e); process.exit(1); });
 "#;
 
+/// Every page a person opens, in the dark scheme: its title, its one `h1`, its ground,
+/// where the first Tab lands, and any dialog a name opened.
+const EVERY_PAGE: &str = r#"
+const [address, session, ...paths] = process.argv.slice(2);
+(async () => {
+  const browser = await chromium();
+  const context = await browser.newContext({ colorScheme: 'dark' });
+  await context.addCookies([{ name: 'sluiceway_session', value: session, url: address }]);
+  const page = await context.newPage();
+  const dialogs = [];
+  page.on('dialog', async d => { dialogs.push(d.message()); await d.dismiss(); });
+  const pages = {};
+  for (const path of paths) {
+    await page.goto(address + path);
+    await page.keyboard.press('Tab');
+    pages[path] = await page.evaluate(() => ({
+      title: document.title,
+      headings: document.querySelectorAll('h1').length,
+      ground: getComputedStyle(document.body).backgroundColor,
+      first: document.activeElement.tagName,
+      lang: document.documentElement.lang,
+    }));
+  }
+  await browser.close();
+  console.log(JSON.stringify({ pages, dialogs }));
+})().catch(e => { console.error(e); process.exit(1); });
+"#;
+
+#[test]
+fn every_page_has_a_title_one_heading_the_dark_scheme_and_a_first_stop_for_the_keyboard() {
+    let Some(browser) = Browser::find() else {
+        return;
+    };
+    let bed = Bed::new();
+    let (console, session) = an_org_with_a_hostile_stack(&bed);
+    let hostile: String = HOSTILE
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect();
+    let paths = [
+        "/octo".to_owned(),
+        "/octo?state=pending&by=repository".to_owned(),
+        "/octo/infra".to_owned(),
+        "/octo/infra/stacks/storage%3Adev".to_owned(),
+        format!("/octo/infra/stacks/{hostile}"),
+        "/octo/-/audit".to_owned(),
+        "/octo/infra/settings".to_owned(),
+        "/tokens".to_owned(),
+        "/octo/nowhere".to_owned(),
+    ];
+    let mut args = vec![console.url.as_str(), session.as_str()];
+    args.extend(paths.iter().map(String::as_str));
+    let report = browser.run(EVERY_PAGE, &args);
+    for path in &paths {
+        let page = &report["pages"][path.as_str()];
+        assert!(
+            page["title"]
+                .as_str()
+                .is_some_and(|t| t.ends_with(" · Sluiceway console")),
+            "{path}: {page}"
+        );
+        assert_eq!(page["headings"], 1, "{path}: {page}");
+        assert_eq!(page["ground"], "rgb(13, 17, 23)", "{path}: {page}");
+        assert_eq!(
+            page["first"], "A",
+            "{path}: the first Tab reaches a link: {page}"
+        );
+        assert_eq!(page["lang"], "en", "{path}");
+    }
+    assert_eq!(
+        report["pages"][format!("/octo/infra/stacks/{hostile}").as_str()]["title"],
+        format!("{HOSTILE} · Sluiceway console")
+    );
+    assert_eq!(report["dialogs"], serde_json::json!([]), "no name ran");
+}
+
 /// One row per stack: its cells' text.
 fn rows(view: &Value) -> Vec<Vec<&str>> {
     view["rows"]
