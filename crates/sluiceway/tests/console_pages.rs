@@ -38,47 +38,40 @@ fn an_org_with_a_hostile_stack(bed: &Bed) -> (Console, String) {
 /// person who tabs to the Pending chip and presses Enter.
 const READ_THE_ORG_VIEW: &str = r#"
 const [address, session] = process.argv.slice(2);
-(async () => {
-  const browser = await chromium();
-  const report = { dialogs: [] };
-  for (const scheme of ['light', 'dark']) {
-    const context = await browser.newContext({ colorScheme: scheme });
-    await context.addCookies([{ name: 'sluiceway_session', value: session, url: address }]);
-    const page = await context.newPage();
-    page.on('dialog', async d => { report.dialogs.push(d.message()); await d.dismiss(); });
-    await page.goto(address + '/');
-    report[scheme] = await page.evaluate(() => ({
-      url: location.pathname,
-      title: document.title,
-      headings: [...document.querySelectorAll('h1')].map(h => h.textContent),
-      groups: [...document.querySelectorAll('main h2')].map(h => h.textContent),
-      chips: [...document.querySelectorAll('.chips a')].map(a => a.textContent),
-      rows: [...document.querySelectorAll('main tbody tr')].map(tr => [...tr.cells].map(c => c.textContent)),
-      ground: getComputedStyle(document.body).backgroundColor,
-      ink: getComputedStyle(document.body).color,
-      images: document.querySelectorAll('main img').length,
-      notSetUp: [...document.querySelectorAll('section[aria-labelledby=not-set-up] li')].map(li => li.textContent),
-    }));
-    if (scheme === 'light') {
-      let reached = null;
-      for (let i = 0; i < 40 && reached === null; i++) {
-        await page.keyboard.press('Tab');
-        const focused = await page.evaluate(() => document.activeElement && document.activeElement.textContent);
-        if (focused && focused.startsWith('Pending')) reached = i + 1;
-      }
-      report.tabs = reached;
-      await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
-      report.filtered = await page.evaluate(() => ({
-        search: location.search,
-        current: [...document.querySelectorAll('.chips a[aria-current]')].map(a => a.textContent),
-        states: [...document.querySelectorAll('main tbody tr')].map(tr => tr.cells[2].textContent),
-      }));
+const report = { dialogs: [] };
+for (const scheme of ['light', 'dark']) {
+  const page = await signedIn(address, session, { colorScheme: scheme });
+  page.on('dialog', async d => { report.dialogs.push(d.message()); await d.dismiss(); });
+  await page.goto(address + '/');
+  report[scheme] = await page.evaluate(() => ({
+    url: location.pathname,
+    title: document.title,
+    headings: [...document.querySelectorAll('h1')].map(h => h.textContent),
+    groups: [...document.querySelectorAll('main h2')].map(h => h.textContent),
+    chips: [...document.querySelectorAll('.chips a')].map(a => a.textContent),
+    rows: [...document.querySelectorAll('main tbody tr')].map(tr => [...tr.cells].map(c => c.textContent)),
+    ground: getComputedStyle(document.body).backgroundColor,
+    ink: getComputedStyle(document.body).color,
+    images: document.querySelectorAll('main img').length,
+    notSetUp: [...document.querySelectorAll('section[aria-labelledby=not-set-up] li')].map(li => li.textContent),
+  }));
+  if (scheme === 'light') {
+    let reached = null;
+    for (let i = 0; i < 40 && reached === null; i++) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => document.activeElement && document.activeElement.textContent);
+      if (focused && focused.startsWith('Pending')) reached = i + 1;
     }
-    await context.close();
+    report.tabs = reached;
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    report.filtered = await page.evaluate(() => ({
+      search: location.search,
+      current: [...document.querySelectorAll('.chips a[aria-current]')].map(a => a.textContent),
+      states: [...document.querySelectorAll('main tbody tr')].map(tr => tr.cells[2].textContent),
+    }));
   }
-  await browser.close();
-  console.log(JSON.stringify(report));
-})().catch(e => { console.error(e); process.exit(1); });
+}
+return report;
 "#;
 
 #[test]
@@ -250,39 +243,33 @@ fn a_page_needs_a_session_and_membership_and_names_a_bad_address() {
 /// them out, then tick again and let the window close.
 const TICK_WITH_UNDO: &str = r#"
 const [address, session, stack] = process.argv.slice(2);
-(async () => {
-  const browser = await chromium();
-  const context = await browser.newContext();
-  await context.addCookies([{ name: 'sluiceway_session', value: session, url: address }]);
-  const page = await context.newPage();
-  await page.goto(address + stack);
-  const report = await page.evaluate(() => ({
-    title: document.title,
-    headings: [...document.querySelectorAll('h1')].map(h => h.textContent),
-    sections: [...document.querySelectorAll('main h2')].map(h => h.textContent),
-    changes: [...document.querySelectorAll('section[aria-labelledby=preview] tbody tr')].map(tr => [...tr.cells].map(c => c.textContent)),
-  }));
-  const focused = () => page.evaluate(() => document.activeElement.textContent);
-  const status = () => page.evaluate(() => document.querySelector('form.tick [role=status]').textContent);
-  for (let i = 0; i < 40 && !(await focused()).startsWith('Tick to deploy'); i++) await page.keyboard.press('Tab');
-  report.tick = await focused();
-  await page.keyboard.press('Enter');
-  report.counting = { status: await status(), focused: await focused() };
-  await page.keyboard.press('Enter');
-  report.undone = { status: await status(), focused: await focused() };
-  await page.waitForTimeout(6500);
-  report.after = { url: page.url(), status: await status() };
-  const started = Date.now();
-  await Promise.all([page.waitForNavigation({ timeout: 15000 }), page.keyboard.press('Enter')]);
-  report.waited = Date.now() - started;
-  report.judged = await page.evaluate(() => ({
-    heading: document.querySelector('h1').textContent,
-    outcome: document.getElementById('outcome').dataset.outcome,
-    sentence: document.getElementById('outcome').textContent,
-  }));
-  await browser.close();
-  console.log(JSON.stringify(report));
-})().catch(e => { console.error(e); process.exit(1); });
+const page = await signedIn(address, session);
+await page.goto(address + stack);
+const report = await page.evaluate(() => ({
+  title: document.title,
+  headings: [...document.querySelectorAll('h1')].map(h => h.textContent),
+  sections: [...document.querySelectorAll('main h2')].map(h => h.textContent),
+  changes: [...document.querySelectorAll('section[aria-labelledby=preview] tbody tr')].map(tr => [...tr.cells].map(c => c.textContent)),
+}));
+const focused = () => page.evaluate(() => document.activeElement.textContent);
+const status = () => page.evaluate(() => document.querySelector('form.tick [role=status]').textContent);
+for (let i = 0; i < 40 && !(await focused()).startsWith('Tick to deploy'); i++) await page.keyboard.press('Tab');
+report.tick = await focused();
+await page.keyboard.press('Enter');
+report.counting = { status: await status(), focused: await focused() };
+await page.keyboard.press('Enter');
+report.undone = { status: await status(), focused: await focused() };
+await page.waitForTimeout(6500);
+report.after = { url: page.url(), status: await status() };
+const started = Date.now();
+await Promise.all([page.waitForNavigation({ timeout: 15000 }), page.keyboard.press('Enter')]);
+report.waited = Date.now() - started;
+report.judged = await page.evaluate(() => ({
+  heading: document.querySelector('h1').textContent,
+  outcome: document.getElementById('outcome').dataset.outcome,
+  sentence: document.getElementById('outcome').textContent,
+}));
+return report;
 "#;
 
 #[test]
@@ -408,63 +395,51 @@ fn a_tick_on_a_stack_s_page_waits_five_seconds_with_an_undo_then_opens_one_recor
 const READ_THE_AUDIT_LOG: &str = r#"
 const [address, session] = process.argv.slice(2);
 const fs = require('fs');
-(async () => {
-  const browser = await chromium();
-  const context = await browser.newContext({ acceptDownloads: true });
-  await context.addCookies([{ name: 'sluiceway_session', value: session, url: address }]);
-  const page = await context.newPage();
-  await page.goto(address + '/octo/-/audit');
-  const report = await page.evaluate(() => ({
-    title: document.title,
-    rows: [...document.querySelectorAll('main tbody tr')].map(tr => [1, 2, 3].map(i => tr.cells[i].textContent)),
-  }));
-  const focused = () => page.evaluate(() => document.activeElement.textContent);
-  for (let i = 0; i < 40 && (await focused()) !== 'storage:dev'; i++) await page.keyboard.press('Tab');
-  await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
-  report.filtered = await page.evaluate(() => location.search);
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByText('Download these lines as CSV').click(),
-  ]);
-  report.csv = fs.readFileSync(await download.path(), 'utf8');
-  await browser.close();
-  console.log(JSON.stringify(report));
-})().catch(e => { console.error(e); process.exit(1); });
+const page = await signedIn(address, session, { acceptDownloads: true });
+await page.goto(address + '/octo/-/audit');
+const report = await page.evaluate(() => ({
+  title: document.title,
+  rows: [...document.querySelectorAll('main tbody tr')].map(tr => [1, 2, 3].map(i => tr.cells[i].textContent)),
+}));
+const focused = () => page.evaluate(() => document.activeElement.textContent);
+for (let i = 0; i < 40 && (await focused()) !== 'storage:dev'; i++) await page.keyboard.press('Tab');
+await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+report.filtered = await page.evaluate(() => location.search);
+const [download] = await Promise.all([
+  page.waitForEvent('download'),
+  page.getByText('Download these lines as CSV').click(),
+]);
+report.csv = fs.readFileSync(await download.path(), 'utf8');
+return report;
 "#;
 
 /// The settings editor as a person uses it: the title typed by keyboard, the picture
 /// turned off, the live redraw awaited, and Save.
 const EDIT_THE_SETTINGS: &str = r#"
 const [address, session] = process.argv.slice(2);
-(async () => {
-  const browser = await chromium();
-  const context = await browser.newContext();
-  await context.addCookies([{ name: 'sluiceway_session', value: session, url: address }]);
-  const page = await context.newPage();
-  await page.goto(address + '/octo/infra/settings');
-  const report = await page.evaluate(() => ({
-    title: document.title,
-    headings: [...document.querySelectorAll('h1')].map(h => h.textContent),
-    file: document.getElementById('key-dashboard-title').value,
-    pictures: document.querySelectorAll('div.dashboard img').length,
-  }));
-  const focused = () => page.evaluate(() => document.activeElement.id);
-  for (let i = 0; i < 60 && (await focused()) !== 'key-dashboard-title'; i++) await page.keyboard.press('Tab');
-  report.reached = await focused();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.type('Platform deploys');
-  await page.selectOption('#key-dashboard-personality', 'off');
-  await page.waitForFunction(() => document.querySelectorAll('div.dashboard img').length === 0, null, { timeout: 10000 });
-  report.redrawn = await page.evaluate(() => document.querySelectorAll('div.dashboard img').length);
-  await Promise.all([page.waitForNavigation(), page.getByText('Save as a pull request').click()]);
-  report.saved = await page.evaluate(() => ({
-    heading: document.querySelector('h1').textContent,
-    outcome: document.getElementById('outcome').dataset.outcome,
-    changes: [...document.querySelectorAll('main li')].map(li => li.textContent),
-  }));
-  await browser.close();
-  console.log(JSON.stringify(report));
-})().catch(e => { console.error(e); process.exit(1); });
+const page = await signedIn(address, session);
+await page.goto(address + '/octo/infra/settings');
+const report = await page.evaluate(() => ({
+  title: document.title,
+  headings: [...document.querySelectorAll('h1')].map(h => h.textContent),
+  file: document.getElementById('key-dashboard-title').value,
+  pictures: document.querySelectorAll('div.dashboard img').length,
+}));
+const focused = () => page.evaluate(() => document.activeElement.id);
+for (let i = 0; i < 60 && (await focused()) !== 'key-dashboard-title'; i++) await page.keyboard.press('Tab');
+report.reached = await focused();
+await page.keyboard.press('ControlOrMeta+A');
+await page.keyboard.type('Platform deploys');
+await page.selectOption('#key-dashboard-personality', 'off');
+await page.waitForFunction(() => document.querySelectorAll('div.dashboard img').length === 0, null, { timeout: 10000 });
+report.redrawn = await page.evaluate(() => document.querySelectorAll('div.dashboard img').length);
+await Promise.all([page.waitForNavigation(), page.getByText('Save as a pull request').click()]);
+report.saved = await page.evaluate(() => ({
+  heading: document.querySelector('h1').textContent,
+  outcome: document.getElementById('outcome').dataset.outcome,
+  changes: [...document.querySelectorAll('main li')].map(li => li.textContent),
+}));
+return report;
 "#;
 
 #[test]
@@ -536,74 +511,56 @@ fn the_settings_editor_redraws_live_and_saves_one_pull_request_that_keeps_every_
 /// The repository's tab's rescan, pressed by keyboard twice in a row: what each said.
 const RESCAN_TWICE: &str = r#"
 const [address, session] = process.argv.slice(2);
-(async () => {
-  const browser = await chromium();
-  const context = await browser.newContext();
-  await context.addCookies([{ name: 'sluiceway_session', value: session, url: address }]);
-  const page = await context.newPage();
-  const focused = () => page.evaluate(() => document.activeElement.textContent);
-  const outcomes = [];
-  for (let time = 0; time < 2; time++) {
-    await page.goto(address + '/octo/infra');
-    for (let i = 0; i < 40 && (await focused()) !== 'Rescan every stack'; i++) await page.keyboard.press('Tab');
-    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
-    outcomes.push(await page.evaluate(() => document.getElementById('outcome').dataset.outcome));
-  }
-  await browser.close();
-  console.log(JSON.stringify({ outcomes }));
-})().catch(e => { console.error(e); process.exit(1); });
+const page = await signedIn(address, session);
+const focused = () => page.evaluate(() => document.activeElement.textContent);
+const outcomes = [];
+for (let time = 0; time < 2; time++) {
+  await page.goto(address + '/octo/infra');
+  for (let i = 0; i < 40 && (await focused()) !== 'Rescan every stack'; i++) await page.keyboard.press('Tab');
+  await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+  outcomes.push(await page.evaluate(() => document.getElementById('outcome').dataset.outcome));
+}
+return { outcomes };
 "#;
 
 /// The repository's tab as Chromium shows it: its rows' first lines, and any picture
 /// it would fetch rather than hold.
 const READ_THE_DASHBOARD_TAB: &str = r#"
 const [address, session] = process.argv.slice(2);
-(async () => {
-  const browser = await chromium();
-  const context = await browser.newContext();
-  await context.addCookies([{ name: 'sluiceway_session', value: session, url: address }]);
-  const page = await context.newPage();
-  const dialogs = [];
-  page.on('dialog', async d => { dialogs.push(d.message()); await d.dismiss(); });
-  await page.goto(address + '/octo/infra');
-  const report = await page.evaluate(() => ({
-    title: document.title,
-    headings: [...document.querySelectorAll('h1')].map(h => h.textContent),
-    rows: [...document.querySelectorAll('section.dashboard li.task-list-item')].map(li => li.textContent.trim().split('\n')[0]),
-    fetched: [...document.querySelectorAll('main img, main source')].map(i => i.getAttribute('src') || i.getAttribute('srcset')).filter(a => !a.startsWith('data:')),
-  }));
-  report.dialogs = dialogs;
-  await browser.close();
-  console.log(JSON.stringify(report));
-})().catch(e => { console.error(e); process.exit(1); });
+const page = await signedIn(address, session);
+const dialogs = [];
+page.on('dialog', async d => { dialogs.push(d.message()); await d.dismiss(); });
+await page.goto(address + '/octo/infra');
+const report = await page.evaluate(() => ({
+  title: document.title,
+  headings: [...document.querySelectorAll('h1')].map(h => h.textContent),
+  rows: [...document.querySelectorAll('section.dashboard li.task-list-item')].map(li => li.textContent.trim().split('\n')[0]),
+  fetched: [...document.querySelectorAll('main img, main source')].map(i => i.getAttribute('src') || i.getAttribute('srcset')).filter(a => !a.startsWith('data:')),
+}));
+report.dialogs = dialogs;
+return report;
 "#;
 
 /// Every page a person opens, in the dark scheme: its title, its one `h1`, its ground,
 /// where the first Tab lands, and any dialog a name opened.
 const EVERY_PAGE: &str = r#"
 const [address, session, ...paths] = process.argv.slice(2);
-(async () => {
-  const browser = await chromium();
-  const context = await browser.newContext({ colorScheme: 'dark' });
-  await context.addCookies([{ name: 'sluiceway_session', value: session, url: address }]);
-  const page = await context.newPage();
-  const dialogs = [];
-  page.on('dialog', async d => { dialogs.push(d.message()); await d.dismiss(); });
-  const pages = {};
-  for (const path of paths) {
-    await page.goto(address + path);
-    await page.keyboard.press('Tab');
-    pages[path] = await page.evaluate(() => ({
-      title: document.title,
-      headings: document.querySelectorAll('h1').length,
-      ground: getComputedStyle(document.body).backgroundColor,
-      first: document.activeElement.tagName,
-      lang: document.documentElement.lang,
-    }));
-  }
-  await browser.close();
-  console.log(JSON.stringify({ pages, dialogs }));
-})().catch(e => { console.error(e); process.exit(1); });
+const page = await signedIn(address, session, { colorScheme: 'dark' });
+const dialogs = [];
+page.on('dialog', async d => { dialogs.push(d.message()); await d.dismiss(); });
+const pages = {};
+for (const path of paths) {
+  await page.goto(address + path);
+  await page.keyboard.press('Tab');
+  pages[path] = await page.evaluate(() => ({
+    title: document.title,
+    headings: document.querySelectorAll('h1').length,
+    ground: getComputedStyle(document.body).backgroundColor,
+    first: document.activeElement.tagName,
+    lang: document.documentElement.lang,
+  }));
+}
+return { pages, dialogs };
 "#;
 
 #[test]

@@ -18,6 +18,18 @@ use super::workspace;
 /// The version of playwright-core the tests drive Chromium with.
 const PLAYWRIGHT: &str = "1.65.2";
 
+/// What every script is given: the driver, Chromium launched (awaited before the
+/// script's body runs), and a page signed in as a session's person.
+const PRELUDE: &str = "const playwright = require('playwright-core');
+let browser;
+const launched = playwright.chromium.launch({ executablePath: process.env.CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] }).then(b => (browser = b));
+const signedIn = async (address, session, options = {}) => {
+  const context = await browser.newContext(options);
+  await context.addCookies([{ name: 'sluiceway_session', value: session, url: address }]);
+  return context.newPage();
+};
+";
+
 pub(crate) struct Browser {
     chromium: PathBuf,
     modules: PathBuf,
@@ -46,15 +58,18 @@ impl Browser {
         }
     }
 
-    /// Runs `script` (CommonJS, `playwright` and `chromium` given) with `args` in
-    /// `process.argv.slice(2)`; what it printed last, as JSON.
+    /// Runs `script`, the body of an async function, with `args` in
+    /// `process.argv.slice(2)`, and answers what it returns, as JSON. It is given
+    /// `browser` (Chromium, launched for it and closed after) and `signedIn(address,
+    /// session, options)`, a new page in a context of its own holding the session's
+    /// cookie.
     pub(crate) fn run(&self, script: &str, args: &[&str]) -> Value {
         let scratch = tempfile::tempdir().unwrap();
         let file = scratch.path().join("drive.cjs");
         std::fs::write(
             &file,
             format!(
-                "const playwright = require('playwright-core');\nconst chromium = () => playwright.chromium.launch({{ executablePath: process.env.CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] }});\n{script}"
+                "{PRELUDE}(async () => {{\n  await launched;\n  try {{\n    const report = await (async () => {{\n{script}\n    }})();\n    console.log(JSON.stringify(report));\n  }} finally {{\n    await browser.close();\n  }}\n}})().catch(e => {{ console.error(e); process.exit(1); }});\n"
             ),
         )
         .unwrap();
