@@ -19,6 +19,8 @@ pub mod rescan;
 pub mod settings;
 mod signin;
 pub mod store;
+#[cfg(test)]
+mod testing;
 pub mod tick;
 pub mod tokens;
 pub mod view;

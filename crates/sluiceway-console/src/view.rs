@@ -295,21 +295,7 @@ mod tests {
     use super::*;
 
     fn stack(state: RowState) -> StackFacts {
-        StackFacts {
-            stack: "network".into(),
-            state,
-            creates: 0,
-            updates: 0,
-            replaces: 0,
-            deletes: 0,
-            destroys: 0,
-            tracking: 0,
-            changed: 0,
-            gone: 0,
-            failed: false,
-            busy: false,
-            ticked: false,
-        }
+        crate::testing::stack("network", state)
     }
 
     #[test]

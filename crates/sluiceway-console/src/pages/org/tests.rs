@@ -1,45 +1,10 @@
 use sluiceway_dashboard::facts::RowState;
 
 use super::*;
-use crate::facts::Scan;
-use crate::store::RepoPlace;
-
-fn stack(id: &str, state: RowState) -> StackFacts {
-    StackFacts {
-        stack: id.into(),
-        state,
-        creates: 0,
-        updates: 0,
-        replaces: 0,
-        deletes: 0,
-        destroys: 0,
-        tracking: 0,
-        changed: 0,
-        gone: 0,
-        failed: false,
-        busy: false,
-        ticked: false,
-    }
-}
+use crate::testing::{kept_repo, stack};
 
 fn repo(name: &str, at: &str, stacks: Vec<StackFacts>) -> KeptRepo {
-    KeptRepo {
-        place: RepoPlace {
-            org: "Octo".into(),
-            org_kind: "Organization".into(),
-            name: name.into(),
-            html_url: format!("https://github.example/Octo/{name}"),
-            dashboard_number: 7,
-            dashboard_url: format!("https://github.example/Octo/{name}/issues/7"),
-        },
-        scan: Scan {
-            sha: "0123456789abcdef0123456789abcdef01234567".into(),
-            run: 42,
-            at: at.parse().unwrap(),
-        },
-        stacks,
-        record_writer: None,
-    }
+    kept_repo("Octo", name, at, stacks)
 }
 
 /// Two repositories with a stack in each state, one deleting, and one that found none.

@@ -2,26 +2,8 @@ use jiff::Timestamp;
 use sluiceway_dashboard::view::TrailResult;
 
 use super::*;
-use crate::facts::{DeployFacts, Scan, StatusFacts};
-use crate::store::RepoPlace;
-
-fn stack(id: &str, state: RowState) -> StackFacts {
-    StackFacts {
-        stack: id.into(),
-        state,
-        creates: 0,
-        updates: 0,
-        replaces: 0,
-        deletes: 0,
-        destroys: 0,
-        tracking: 0,
-        changed: 0,
-        gone: 0,
-        failed: false,
-        busy: false,
-        ticked: false,
-    }
-}
+use crate::facts::{DeployFacts, StatusFacts};
+use crate::testing::{kept_repo, session, stack};
 
 fn at(text: &str) -> Timestamp {
     text.parse().unwrap()
@@ -97,23 +79,7 @@ fn repo() -> (KeptRepo, Vec<KeptDeploy>) {
             "2026-02-28T17:00:00Z",
         ),
     ];
-    let repo = KeptRepo {
-        place: RepoPlace {
-            org: "octo".into(),
-            org_kind: "Organization".into(),
-            name: "infra".into(),
-            html_url: "https://github.example/octo/infra".into(),
-            dashboard_number: 7,
-            dashboard_url: "https://github.example/octo/infra/issues/7".into(),
-        },
-        scan: Scan {
-            sha: "0123456789abcdef0123456789abcdef01234567".into(),
-            run: 42,
-            at: at("2026-03-01T09:00:00Z"),
-        },
-        stacks,
-        record_writer: None,
-    };
+    let repo = kept_repo("octo", "infra", "2026-03-01T09:00:00Z", stacks);
     (repo, deploys)
 }
 
@@ -158,11 +124,7 @@ fn the_redrawn_rows_read_back_as_the_kept_facts() {
 #[test]
 fn the_page_embeds_its_pictures_and_escapes_every_name() {
     let (repo, deploys) = repo();
-    let session = crate::store::KeptSession {
-        login: "alice".into(),
-        form_token: "form-token".into(),
-        expires_at: Timestamp::MAX,
-    };
+    let session = session();
     let page = repo_body(&repo, &deploys, &session).unwrap().into_string();
     assert!(page.contains(r#"<input type="hidden" name="form_token" value="form-token">"#));
     assert!(!page.contains(PICTURES), "the pictures are embedded");

@@ -1,52 +1,17 @@
-use jiff::Timestamp;
-
 use super::*;
-use crate::facts::Scan;
-use crate::store::RepoPlace;
+use crate::testing::{kept_repo, session, stack};
 
 fn repo() -> KeptRepo {
-    KeptRepo {
-        place: RepoPlace {
-            org: "octo".into(),
-            org_kind: "Organization".into(),
-            name: "infra".into(),
-            html_url: "https://github.example/octo/infra".into(),
-            dashboard_number: 7,
-            dashboard_url: "https://github.example/octo/infra/issues/7".into(),
-        },
-        scan: Scan {
-            sha: "0123456789abcdef0123456789abcdef01234567".into(),
-            run: 42,
-            at: "2026-03-01T09:00:00Z".parse().unwrap(),
-        },
-        stacks: Vec::new(),
-        record_writer: None,
-    }
+    kept_repo("octo", "infra", "2026-03-01T09:00:00Z", Vec::new())
 }
 
 fn deleting() -> StackFacts {
     StackFacts {
-        stack: "apps/api:prod".into(),
-        state: RowState::Pending,
         creates: 1,
-        updates: 0,
         replaces: 1,
         deletes: 1,
         destroys: 2,
-        tracking: 0,
-        changed: 0,
-        gone: 0,
-        failed: false,
-        busy: false,
-        ticked: false,
-    }
-}
-
-fn session() -> KeptSession {
-    KeptSession {
-        login: "alice".into(),
-        form_token: "form-token".into(),
-        expires_at: Timestamp::MAX,
+        ..stack("apps/api:prod", RowState::Pending)
     }
 }
 
