@@ -213,6 +213,44 @@ fn a_page_needs_a_session_and_membership_and_names_a_bad_address() {
     let (status, page, _) = get(&console, "/elsewhere", Some(&session));
     assert_eq!(status, 404, "{page}");
 
+    // A form without the session's form token does nothing.
+    for (path, form) in [
+        ("/octo/infra/rescan", "form_token=guessed"),
+        ("/octo/infra/tick", "form_token=guessed&stack=network"),
+        (
+            "/octo/infra/settings",
+            "form_token=guessed&intent=save&dashboard.title=Forged",
+        ),
+    ] {
+        let forged = reqwest::blocking::Client::new()
+            .post(format!("{}{path}", console.url))
+            .header("cookie", format!("sluiceway_session={session}"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(form)
+            .send()
+            .unwrap();
+        assert_eq!(forged.status().as_u16(), 403, "{path}");
+        assert!(
+            forged.text().unwrap().contains("nothing was done"),
+            "{path}"
+        );
+    }
+    assert!(
+        bed.github
+            .deployment_records("sluiceway")
+            .unwrap()
+            .records
+            .is_empty(),
+        "no record was opened"
+    );
+    assert!(
+        bed.github
+            .pull_request_from("sluiceway/dashboard")
+            .unwrap()
+            .is_none(),
+        "no pull request was opened"
+    );
+
     // bob signs in as a member, then leaves the org: the page is no longer his to read.
     bed.emulator
         .act(github_emulator::Act::AddAccount {

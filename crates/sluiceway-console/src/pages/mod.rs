@@ -21,8 +21,8 @@ use maud::{DOCTYPE, Markup, html};
 
 use crate::Console;
 use crate::api::{ApiError, member_now};
-use crate::signin::signed_in;
-use crate::store::{KeptSession, StoreError};
+use crate::signin::{same_secret, signed_in};
+use crate::store::{KeptRepo, KeptSession, StoreError};
 
 pub(crate) fn routes() -> Router<Console> {
     Router::new()
@@ -174,6 +174,31 @@ impl From<ApiError> for PageError {
             _ => PageError::Unavailable,
         }
     }
+}
+
+/// The session's person, when they belong to `org` on GitHub now and the form they sent
+/// carries the session's form token; a form without it does nothing.
+async fn member_sending(
+    console: &Console,
+    headers: &HeaderMap,
+    org: &str,
+    form_token: &str,
+) -> Result<KeptSession, PageError> {
+    let session = member(console, headers, org).await?;
+    if same_secret(form_token, &session.form_token) {
+        Ok(session)
+    } else {
+        Err(PageError::Forged)
+    }
+}
+
+/// A repository the console keeps, by its org and name.
+async fn kept_repo(console: &Console, org: &str, repo: &str) -> Result<KeptRepo, PageError> {
+    console
+        .store
+        .repo(org, repo)
+        .await?
+        .ok_or(PageError::NotFound)
 }
 
 /// The session's person, when they belong to `org` on GitHub now.

@@ -17,12 +17,11 @@ use sluiceway_dashboard::view::{
     FailureLine, Links, Reach, Root, Row, RowSource, State as RowView, TrailEntry, View,
 };
 
-use super::{PageError, layout, member, respond};
+use super::{PageError, kept_repo, layout, member, member_sending, respond};
 use crate::Console;
 use crate::api::{ApiError, with_installation};
 use crate::facts::{Ended, StackFacts};
 use crate::rescan::Outcome;
-use crate::signin::same_secret;
 use crate::store::{KeptAsked, KeptDeploy, KeptRepo, KeptSession};
 
 /// Where the redrawn body's header pictures are addressed; the page embeds them from
@@ -35,11 +34,7 @@ pub(super) async fn repo_page(
     Path((org, repo)): Path<(String, String)>,
 ) -> Result<Response, PageError> {
     let session = member(&console, &headers, &org).await?;
-    let kept = console
-        .store
-        .repo(&org, &repo)
-        .await?
-        .ok_or(PageError::NotFound)?;
+    let kept = kept_repo(&console, &org, &repo).await?;
     let deploys = console
         .store
         .deploys(&kept.place.org, Some(&kept.place.name), None)
@@ -65,15 +60,8 @@ pub(super) async fn rescan_sent(
     Path((org, repo)): Path<(String, String)>,
     Form(sent): Form<RescanForm>,
 ) -> Result<Response, PageError> {
-    let session = member(&console, &headers, &org).await?;
-    if !same_secret(&sent.form_token, &session.form_token) {
-        return Err(PageError::Forged);
-    }
-    let kept = console
-        .store
-        .repo(&org, &repo)
-        .await?
-        .ok_or(PageError::NotFound)?;
+    let session = member_sending(&console, &headers, &org, &sent.form_token).await?;
+    let kept = kept_repo(&console, &org, &repo).await?;
     let (person, run) = (session.login.clone(), kept.scan.run);
     let (outcome, sentence) = with_installation(&console, &kept, move |installed| {
         crate::rescan::rescan(&installed.github, &person, run).map_err(|_| ApiError::GitHubSilent)

@@ -14,13 +14,12 @@ use axum::response::{IntoResponse, Response};
 use maud::{Markup, PreEscaped, html};
 use serde_json::Value;
 
-use super::{PageError, layout, member, respond};
+use super::{PageError, kept_repo, layout, member, member_sending, respond};
 use crate::Console;
 use crate::api::{ApiError, with_installation};
 use crate::config::{ConfigAnswer, KEYS};
 use crate::config_pull_request::{self, KeyChange, Outcome, Refusal};
-use crate::signin::same_secret;
-use crate::store::{KeptAsked, KeptRepo, KeptSession};
+use crate::store::{KeptAsked, KeptDeploy, KeptRepo, KeptSession};
 
 /// How a key is edited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,14 +149,6 @@ async fn read(console: &Console, kept: &KeptRepo) -> Result<ConfigAnswer, PageEr
     .await?)
 }
 
-async fn kept(console: &Console, org: &str, repo: &str) -> Result<KeptRepo, PageError> {
-    console
-        .store
-        .repo(org, repo)
-        .await?
-        .ok_or(PageError::NotFound)
-}
-
 /// The page as the file stands.
 pub(super) async fn settings_page(
     State(console): State<Console>,
@@ -176,10 +167,7 @@ pub(super) async fn settings_sent(
     Path((org, repo)): Path<(String, String)>,
     Form(fields): Form<Vec<(String, String)>>,
 ) -> Result<Response, PageError> {
-    let session = member(&console, &headers, &org).await?;
-    if !same_secret(value(&fields, "form_token"), &session.form_token) {
-        return Err(PageError::Forged);
-    }
+    let session = member_sending(&console, &headers, &org, value(&fields, "form_token")).await?;
     if value(&fields, "intent") == "save" {
         save(&console, &session, &org, &repo, &fields).await
     } else {
@@ -194,21 +182,29 @@ pub(super) async fn redraw_sent(
     Path((org, repo)): Path<(String, String)>,
     Form(fields): Form<Vec<(String, String)>>,
 ) -> Result<Response, PageError> {
-    let session = member(&console, &headers, &org).await?;
-    if !same_secret(value(&fields, "form_token"), &session.form_token) {
-        return Err(PageError::Forged);
-    }
-    let kept = kept(&console, &org, &repo).await?;
-    let config = read(&console, &kept).await?;
-    let deploys = console
-        .store
-        .deploys(&kept.place.org, Some(&kept.place.name), None)
-        .await?;
+    member_sending(&console, &headers, &org, value(&fields, "form_token")).await?;
+    let (kept, config, deploys) = drawn_from(&console, &org, &repo).await?;
     let (changes, _) = changes(&config.keys, &fields);
     Ok(respond(
         StatusCode::OK,
         redraw(&kept, &deploys, &config, &changes),
     ))
+}
+
+/// What a redraw is drawn from: the kept repository, its file at the scanned commit,
+/// and its deploys.
+async fn drawn_from(
+    console: &Console,
+    org: &str,
+    repo: &str,
+) -> Result<(KeptRepo, ConfigAnswer, Vec<KeptDeploy>), PageError> {
+    let kept = kept_repo(console, org, repo).await?;
+    let config = read(console, &kept).await?;
+    let deploys = console
+        .store
+        .deploys(&kept.place.org, Some(&kept.place.name), None)
+        .await?;
+    Ok((kept, config, deploys))
 }
 
 /// A field's last value, or nothing.
@@ -227,12 +223,7 @@ async fn draw(
     repo: &str,
     fields: &[(String, String)],
 ) -> Result<Response, PageError> {
-    let kept = kept(console, org, repo).await?;
-    let config = read(console, &kept).await?;
-    let deploys = console
-        .store
-        .deploys(&kept.place.org, Some(&kept.place.name), None)
-        .await?;
+    let (kept, config, deploys) = drawn_from(console, org, repo).await?;
     let (changes, problems) = changes(&config.keys, fields);
     let redraw = redraw(&kept, &deploys, &config, &changes);
     let body = settings_body(&kept, &config, fields, &problems, redraw, session);
@@ -245,7 +236,7 @@ async fn draw(
 /// The dashboard as the changed file would draw it, or why it cannot be drawn.
 fn redraw(
     kept: &KeptRepo,
-    deploys: &[crate::store::KeptDeploy],
+    deploys: &[KeptDeploy],
     config: &ConfigAnswer,
     changes: &[KeyChange],
 ) -> Markup {
@@ -399,7 +390,7 @@ async fn save(
     repo: &str,
     fields: &[(String, String)],
 ) -> Result<Response, PageError> {
-    let kept = kept(console, org, repo).await?;
+    let kept = kept_repo(console, org, repo).await?;
     let config = read(console, &kept).await?;
     let (changes, problems) = changes(&config.keys, fields);
     let back = format!("/{}/{}/settings", kept.place.org, kept.place.name);

@@ -12,12 +12,11 @@ use maud::{Markup, PreEscaped, html};
 use serde::Deserialize;
 use sluiceway_dashboard::facts::RowState;
 
-use super::{PageError, layout, member, respond};
+use super::{PageError, kept_repo, layout, member, member_sending, respond};
 use crate::Console;
 use crate::api::{ApiError, with_installation};
 use crate::facts::StackFacts;
 use crate::preview::{Preview, PreviewError};
-use crate::signin::same_secret;
 use crate::store::{KeptDeploy, KeptRepo, KeptSession};
 use crate::tick::{self, Asked, Confirm, Judged, Outcome, TickError, Via};
 
@@ -26,17 +25,7 @@ const RECENT: usize = 10;
 
 /// The address of a stack's page: its id percent-encoded as one segment.
 pub(crate) fn address(org: &str, repo: &str, stack: &str) -> String {
-    let id: String =
-        percent_encoding::utf8_percent_encode(stack, percent_encoding::NON_ALPHANUMERIC).collect();
-    format!("/{org}/{repo}/stacks/{id}")
-}
-
-async fn kept(console: &Console, org: &str, repo: &str) -> Result<KeptRepo, PageError> {
-    console
-        .store
-        .repo(org, repo)
-        .await?
-        .ok_or(PageError::NotFound)
+    format!("/{org}/{repo}/stacks/{}", encoded(stack))
 }
 
 pub(super) async fn stack_page(
@@ -45,7 +34,7 @@ pub(super) async fn stack_page(
     Path((org, repo, stack)): Path<(String, String, String)>,
 ) -> Result<Response, PageError> {
     let session = member(&console, &headers, &org).await?;
-    let kept = kept(&console, &org, &repo).await?;
+    let kept = kept_repo(&console, &org, &repo).await?;
     let facts = kept
         .stacks
         .iter()
@@ -270,11 +259,8 @@ pub(super) async fn tick_sent(
     Path((org, repo)): Path<(String, String)>,
     Form(sent): Form<TickForm>,
 ) -> Result<Response, PageError> {
-    let session = member(&console, &headers, &org).await?;
-    if !same_secret(&sent.form_token, &session.form_token) {
-        return Err(PageError::Forged);
-    }
-    let kept = kept(&console, &org, &repo).await?;
+    let session = member_sending(&console, &headers, &org, &sent.form_token).await?;
+    let kept = kept_repo(&console, &org, &repo).await?;
     if !kept.stacks.iter().any(|s| s.stack == sent.stack) {
         return Err(PageError::NotFound);
     }
